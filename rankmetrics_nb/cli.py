@@ -77,3 +77,6 @@ def main(argv:list=None, # arguments (default: the command line)
     except EvalInputError as e:
         print(f'rankmetrics: error: {e}', file=sys.stderr)
         return 2
+
+# %% ../nbs/90_cli.ipynb #f43516af
+if __name__ == '__main__': sys.exit(main())

@@ -1,0 +1,89 @@
+"""The join against a naive pure-Python reference, on inputs hypothesis generates (seeded through
+the hypothesis database: no unseeded randomness), and the tie order against pytrec_eval."""
+import warnings
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from rankmetrics_nb import join, QueryMismatchWarning
+from rankmetrics_nb.core import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
+
+QIDS = ['q1', 'q2', 'q10', 'é9']
+DOCS = ['a', 'ab', 'b', 'z', 'aaaaaaaa', 'aaaaaaaab', 'doc-with-a-long-name-17', 'doc-with-a-long-name-2', 'x#y', 'ü']
+SCORES = [0.1, 0.3, 0.30000001, -0.0, 0.0, 2.5, -3.0, 1e30, 1e-45]   # float32 ties, signed zeros, huge and tiny
+
+@st.composite
+def collections(draw):
+    def per_query(values):
+        q = draw(st.lists(st.sampled_from(QIDS), unique=True, max_size=4))
+        return {qid: dict(draw(st.lists(st.tuples(st.sampled_from(DOCS), values), unique_by=lambda t: t[0], max_size=8)))
+                for qid in q}
+    qrels = {q: d for q, d in per_query(st.integers(-1, 4)).items() if d}
+    run = {q: d for q, d in per_query(st.sampled_from(SCORES)).items() if d}
+    return qrels, run
+
+def reference(qrels, run, ties, rel, depth, queries):
+    "The batch's content computed the slow, obvious way."
+    key = lambda s: s.encode('utf-8')
+    both = set(qrels) & set(run)
+    qids = sorted(both if queries == 'run' else set(qrels), key=key)
+    rows = []
+    for q in qids:
+        docs = list(run.get(q, {}).items())
+        if ties == 'trec':
+            docs.sort(key=lambda t: key(t[0]), reverse=True)            # docno descending ...
+            docs.sort(key=lambda t: -float(np.float32(t[1])))           # ... within score (as float32) descending
+        docs = docs[:depth]
+        rows.append(([qrels[q].get(d, 0) for d, _ in docs], [d in qrels[q] for d, _ in docs],
+                     sorted(qrels[q].values(), reverse=True), sum(g >= rel for g in qrels[q].values())))
+    return qids, rows
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collections(), st.sampled_from(['trec', 'input']), st.integers(0, 3), st.sampled_from([None, 1, 3]), st.sampled_from(['run', 'qrels']))
+def test_join_matches_reference(data, ties, rel, depth, queries):
+    qrels, run = data
+    if not qrels or not run: return
+    qids, rows = reference(qrels, run, ties, rel, depth, queries)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        b = join(qrels, run, ties=ties, rel=rel, depth=depth, queries=queries)
+    assert list(b.qids) == qids
+    for i, (grades, judged, ideal, n_rel) in enumerate(rows):
+        n = len(grades)
+        assert b.n_ret[i] == n and list(b.grades[i, :n]) == grades and list(b.judged[i, :n]) == judged
+        assert np.isnan(b.grades[i, n:]).all() and not b.judged[i, n:].any()
+        assert list(b.ideal[i, :len(ideal)]) == ideal and np.isnan(b.ideal[i, len(ideal):]).all()
+        assert b.n_rel[i] == n_rel
+    assert set(b.missing_from_run) == set(qrels) - set(run) and set(b.missing_from_qrels) == set(run) - set(qrels)
+
+def test_match_fast_path_equals_exact_path():
+    "The hash-and-verify match and the exact sort-based match agree, also under a degenerate hash."
+    rng = np.random.default_rng(11)
+    qd = np.unique(rng.integers(0, 3000, 2000).astype(str).astype('S')); qq = rng.integers(0, 40, len(qd))
+    rd = rng.integers(0, 3000, 20000).astype(str).astype('S'); rq = rng.integers(0, 40, len(rd))
+    w = _n_words(rd, qd)
+    fast = _match(rq, rd, _pair_hash(rq, _doc_words(rd, w)), qq, qd, _pair_hash(qq, _doc_words(qd, w)))
+    exact = _match_exact(rq, rd, qq, qd)
+    assert (fast == exact).all() and (fast >= 0).sum() > 100
+    degenerate = lambda q: (q % 2).astype(np.uint64)                      # collisions everywhere
+    assert (_match(rq, rd, degenerate(rq), qq, qd, degenerate(qq)) == exact).all()
+
+pytrec_eval = pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
+
+def test_trec_tie_order_agrees_with_pytrec_eval():
+    "Reciprocal rank and P@5 computed from our batch equal pytrec_eval's: the same order, ties included."
+    rng = np.random.default_rng(2026)
+    qrels, run = {}, {}
+    for q in range(40):
+        docs = [f'd{j}' for j in rng.permutation(300)[:60]]
+        scores = np.round(rng.normal(0, 1, 60), 1)                          # many exact ties
+        scores[:10] = 0.3 + rng.integers(0, 2, 10) * 1e-9                     # ties only at float32 precision
+        run[f'q{q}'] = dict(zip(docs, map(float, scores)))
+        qrels[f'q{q}'] = {d: int(g) for d, g in zip(rng.choice(docs, 15, replace=False), rng.integers(0, 3, 15))}
+    b = join(qrels, run)
+    rel = b.grades >= 1
+    first = np.where(rel.any(1), rel.argmax(1) + 1, np.inf)
+    ours = {q: dict(recip_rank=1 / f, P_5=rel[i, :5].sum() / 5) for i, (q, f) in enumerate(zip(b.qids, first))}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {'recip_rank', 'P.5'}).evaluate(run)
+    for q in ours:
+        assert ours[q]['recip_rank'] == pytest.approx(theirs[q]['recip_rank'], abs=1e-12), q
+        assert ours[q]['P_5'] == pytest.approx(theirs[q]['P_5'], abs=1e-12), q
