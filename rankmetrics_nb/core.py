@@ -11,7 +11,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['TIE_POLICIES', 'EvalInputError', 'QueryMismatchWarning', 'Qrels', 'Run', 'read_qrels', 'read_run', 'Batch', 'check_k',
-           'join', 'label_matrix', 'top_k', 'per_query', 'as_result']
+           'join', 'label_matrix', 'top_k', 'per_query', 'as_result', 'Mean', 'query_mean']
 
 # %% ../nbs/00_core.ipynb #3a77d51f
 class EvalInputError(ValueError):
@@ -506,3 +506,22 @@ def as_result(values:np.ndarray, # one value per row of the label matrix
              ):
     "A float for a single list, else the per-query array."
     return float(values[0]) if single else values
+
+# %% ../nbs/00_core.ipynb #f74e5bc1
+class Mean(float):
+    "A mean over queries that also records how many queries it averaged (`n`) and left out (`skipped`)."
+    def __new__(cls, value, n:int, skipped:int=0):
+        m = super().__new__(cls, value)
+        m.n, m.skipped = int(n), int(skipped)
+        return m
+    def __repr__(self): return f"{float(self)!r} (mean of {self.n} queries{f', {self.skipped} skipped' if self.skipped else ''})"
+
+def query_mean(values, # one value per query
+               keep=None, # boolean mask of the queries to average; None keeps all
+              )->Mean:
+    "The mean of `values` over the kept queries (0.0 when none is kept), with its counts."
+    v = np.asarray(values, np.float64).ravel()
+    keep = np.ones(len(v), bool) if keep is None else np.asarray(keep, bool).ravel()
+    if keep.shape != v.shape: raise EvalInputError(f"keep must have one flag per query ({len(v)}); got shape {keep.shape}")
+    n = int(keep.sum())
+    return Mean(v[keep].sum() / n if n else 0.0, n, len(v) - n)
