@@ -11,3 +11,6 @@ from .core import (EvalInputError, QueryMismatchWarning, Qrels, Run, Batch, TIE_
                                  read_qrels, read_run, join, check_k, label_matrix, top_k, per_query, as_result,
                                  Mean, query_mean)
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
+from .precision import precision, recall, f_measure, r_precision, success
+from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
+from .average_precision import average_precision, mean_average_precision, DENOMINATORS

@@ -7,8 +7,11 @@ from __future__ import annotations
 import argparse, sys, warnings
 from pathlib import Path
 import numpy as np
-from .core import join, EvalInputError, QueryMismatchWarning, TIE_POLICIES, Batch
+from .core import join, EvalInputError, QueryMismatchWarning, TIE_POLICIES, Batch, query_mean
 from .data import example_paths
+from .precision import precision
+from .reciprocal_rank import reciprocal_rank
+from .average_precision import average_precision
 
 # %% auto #0
 __all__ = ['summarize', 'format_table', 'main']
@@ -19,7 +22,10 @@ _COLUMNS = dict(
     retrieved=lambda b, rel: int(b.n_ret.sum()),
     relevant=lambda b, rel: int(b.n_rel.sum()),
     rel_retrieved=lambda b, rel: int(((b.grades >= rel) & b.judged).sum()),
-    **{'judged@10': lambda b, rel: float(b.judged[:, :10].sum() / max(10 * len(b), 1))})
+    **{'judged@10': lambda b, rel: float(b.judged[:, :10].sum() / max(10 * len(b), 1)),
+       'P@10': lambda b, rel: float(query_mean(precision(b, k=10, rel=rel))),
+       'MAP': lambda b, rel: float(query_mean(average_precision(b, rel=rel))),
+       'MRR': lambda b, rel: float(query_mean(reciprocal_rank(b, rel=rel)))})
 
 def summarize(batch:Batch, # a joined run
              )->dict:
@@ -79,4 +85,4 @@ def main(argv:list=None, # arguments (default: the command line)
         return 2
 
 # %% ../nbs/90_cli.ipynb #f43516af
-if __name__ == '__main__': sys.exit(main())
+if __name__ == '__main__' and globals().get('__spec__') is not None: sys.exit(main())   # `python -m rankmetrics_nb.cli`, not a notebook

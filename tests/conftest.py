@@ -12,3 +12,13 @@ def trec_eval_dir():
     if not TREC_EVAL.is_dir():
         pytest.skip(f"trec_eval conformance data not found at {TREC_EVAL} (set RANKMETRICS_SHARED to the shared/ folder)")
     return TREC_EVAL
+
+@pytest.fixture(scope='session')
+def trec_scale(tmp_path_factory):
+    "The benchmark's seeded TREC-scale collection (50 queries x 1,000 documents, graded): {'qrels': path, 'run': path}."
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('bench_make_data', ROOT/'benchmarks'/'make_data.py')
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    folder = tmp_path_factory.mktemp('bench-data')
+    mod.ensure('trec', data_dir=folder)
+    return {k: Path(v) for k, v in mod.paths('trec', folder).items()}

@@ -1,0 +1,328 @@
+"""Browser check of the offline docs site built by tools/build_docs.py.
+
+Serves the built site (`_docs/`, built first if `_docs/index.html` is missing; or the folder
+in the DOCS_SITE environment variable) on 127.0.0.1 and opens every page in headless Chromium,
+driven over the DevTools protocol with the `websocket-client` package. Per page it checks that
+
+- MathJax loaded, finished, reported no errors, and left no raw TeX (`$$`, `$...$`, `\\(`,
+  `\\[`, `\\begin{`) in the visible text (code blocks excluded);
+- every <img> loaded (complete, naturalWidth > 0) and no request failed (HTTP >= 400);
+- no show_doc source is visible, no JavaScript error was thrown;
+- the page has a title (document title and the h1 header);
+- every sidebar link answers HTTP 200 (and each linked page is checked in turn).
+
+`check_site(url)` returns the list of problems, so the second test can show that it fails on
+a broken copy of the site (no mathjax/ folder, a missing figure).
+
+Skips when `chromium` is not on PATH (Debian: `apt-get install -y chromium`).
+"""
+from __future__ import annotations
+
+import contextlib, functools, http.server, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
+import urllib.error, urllib.parse, urllib.request
+from pathlib import Path
+
+import pytest
+
+websocket = pytest.importorskip('websocket', reason='websocket-client is needed to drive chromium')
+
+REPO = Path(__file__).resolve().parents[1]
+SITE = Path(os.environ.get('DOCS_SITE') or REPO / '_docs')
+CHROMIUM = shutil.which('chromium') or shutil.which('chromium-browser')
+PAGE_TIMEOUT = 30      # seconds for one page to load and typeset
+STARTUP_TIMEOUT = 30   # seconds for chromium to open its DevTools port
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason='chromium is not on PATH (Debian: apt-get install -y chromium)')
+
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 never goes through a proxy
+
+# --------------------------------------------------------------------------------------------
+# HTTP server
+# --------------------------------------------------------------------------------------------
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args): pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path):
+    "Serve `directory` on 127.0.0.1 (ephemeral port) in a thread; yields the base URL"
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    srv = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    srv.daemon_threads = True
+    t = threading.Thread(target=srv.serve_forever, name='docs-http', daemon=True)
+    t.start()
+    try: yield f'http://127.0.0.1:{srv.server_address[1]}/'
+    finally:
+        srv.shutdown(); srv.server_close(); t.join(10)
+
+# --------------------------------------------------------------------------------------------
+# Chromium over the DevTools protocol
+# --------------------------------------------------------------------------------------------
+
+class Chromium:
+    "Headless Chromium with one page, driven over the DevTools protocol"
+    FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+             '--disable-background-networking', '--disable-component-update', '--disable-sync',
+             '--disable-extensions', '--mute-audio', '--no-proxy-server', '--window-size=1280,900']
+
+    def __init__(self, binary: str = CHROMIUM):
+        self.tmp = tempfile.mkdtemp(prefix='docs-chromium-')
+        self.proc = subprocess.Popen(
+            [binary, *self.FLAGS, '--remote-debugging-port=0', f'--user-data-dir={self.tmp}', 'about:blank'],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.ws, self._id, self.events = None, 0, []
+        try:
+            port = self._devtools_port()
+            targets = json.load(_LOCAL.open(f'http://127.0.0.1:{port}/json/list', timeout=10))
+            page = next((t for t in targets if t.get('type') == 'page'), None)
+            if page is None:
+                req = urllib.request.Request(f'http://127.0.0.1:{port}/json/new?about:blank', method='PUT')
+                page = json.load(_LOCAL.open(req, timeout=10))
+            self.ws = websocket.create_connection(page['webSocketDebuggerUrl'], timeout=PAGE_TIMEOUT, suppress_origin=True)
+            for domain in ('Page', 'Runtime', 'Network'): self.call(f'{domain}.enable')
+        except BaseException:
+            self.close(); raise
+
+    def _devtools_port(self) -> int:
+        f = Path(self.tmp) / 'DevToolsActivePort'
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None: raise RuntimeError(f'chromium exited with code {self.proc.returncode}')
+            if f.exists() and (lines := f.read_text().split()): return int(lines[0])
+            time.sleep(0.1)
+        raise TimeoutError(f'chromium did not open a DevTools port within {STARTUP_TIMEOUT}s')
+
+    def _recv(self, deadline: float) -> dict:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0: raise TimeoutError('DevTools: no answer in time')
+        self.ws.settimeout(remaining)
+        try: return json.loads(self.ws.recv())
+        except websocket.WebSocketTimeoutException: raise TimeoutError('DevTools: no answer in time') from None
+
+    def call(self, method: str, timeout: float = PAGE_TIMEOUT, **params) -> dict:
+        self._id += 1
+        mid = self._id
+        self.ws.send(json.dumps({'id': mid, 'method': method, 'params': params}))
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self._recv(deadline)
+            if msg.get('id') == mid:
+                if 'error' in msg: raise RuntimeError(f'{method}: {msg["error"]}')
+                return msg.get('result', {})
+            if 'method' in msg: self.events.append(msg)
+
+    def wait_event(self, name: str, deadline: float) -> dict | None:
+        "Wait for the event `name` (also looks at events already received); None on timeout"
+        seen = 0
+        while True:
+            for ev in self.events[seen:]:
+                if ev['method'] == name: return ev
+            seen = len(self.events)
+            try: msg = self._recv(deadline)
+            except TimeoutError: return None
+            if 'method' in msg: self.events.append(msg)
+
+    def evaluate(self, expression: str):
+        res = self.call('Runtime.evaluate', expression=expression, returnByValue=True, awaitPromise=True)
+        if 'exceptionDetails' in res: raise RuntimeError(f'page script failed: {res["exceptionDetails"]}')
+        return res['result'].get('value')
+
+    def close(self):
+        with contextlib.suppress(Exception):
+            if self.ws: self.ws.close()
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError): os.killpg(self.proc.pid, signal.SIGTERM)
+            try: self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError): os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
+
+# --------------------------------------------------------------------------------------------
+# The check
+# --------------------------------------------------------------------------------------------
+
+# Runs in the page: collects what the checks need; returns a JSON string.
+PROBE_JS = r"""
+(() => {
+  const d = window.__docs || {};
+  const hasMJ = !!(window.MathJax && window.MathJax.Hub);
+  const skip = 'pre,code,script,style,textarea,noscript,.MathJax,.MathJax_Display,.MathJax_Preview,.MJX_Assistive_MathML';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let text = '';
+  for (let n; (n = walker.nextNode());) {
+    const p = n.parentElement;
+    if (p && !p.closest(skip)) text += n.nodeValue + '\n';
+  }
+  const texRes = [/\$\$[\s\S]{0,60}/g, /\\\[[\s\S]{0,60}/g, /\\\([\s\S]{0,60}/g, /\\begin\{[\s\S]{0,60}/g,
+                  /\$[^\s$](?:[^$\n]{0,200}?[^\s$\\])?\$(?!\d)/g];
+  const rawTex = [];
+  for (const re of texRes) for (const m of text.matchAll(re)) rawTex.push(m[0].replace(/\s+/g, ' '));
+  return JSON.stringify({
+    readyState: document.readyState,
+    title: document.title.trim(),
+    h1: ((document.querySelector('h1.title') || {}).textContent || '').trim(),
+    mathjax: hasMJ,
+    mathDone: !!d.mathDone,
+    mathErrors: (d.mathErrors || []).slice(0, 10),
+    mathElems: document.querySelectorAll('.MathJax, .MathJax_Display').length,
+    merrors: [...document.querySelectorAll('.merror, .MathJax_Error')].map(e => e.textContent.trim()).slice(0, 10),
+    rawTex: rawTex.slice(0, 10),
+    showDocVisible: document.body.innerText.includes('show_doc('),
+    imgs: [...document.images].map(i => ({src: i.getAttribute('src') || '', url: i.currentSrc || i.src,
+                                          complete: i.complete, w: i.naturalWidth})),
+    sidebar: [...document.querySelectorAll('nav.sidebar a[href]')].map(a => ({href: a.href, text: a.textContent.trim()})),
+  });
+})()
+"""
+
+
+def _ready(f: dict) -> bool:
+    return (f['readyState'] == 'complete' and (not f['mathjax'] or f['mathDone'])
+            and all(i['complete'] for i in f['imgs']))
+
+
+def inspect_page(browser: Chromium, url: str, timeout: float = PAGE_TIMEOUT) -> dict:
+    "Load `url` and return the probe's facts plus network failures and JS errors"
+    browser.events.clear()
+    deadline = time.monotonic() + timeout
+    browser.call('Page.navigate', url=url)
+    loaded = browser.wait_event('Page.loadEventFired', deadline) is not None
+    facts = json.loads(browser.evaluate(PROBE_JS))
+    while not _ready(facts) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        facts = json.loads(browser.evaluate(PROBE_JS))
+    facts['loaded'], facts['timed_out'] = loaded, not _ready(facts)
+    urls, failed, js_errors = {}, [], []
+    for ev in browser.events:
+        m, p = ev['method'], ev.get('params', {})
+        if m == 'Network.requestWillBeSent': urls[p['requestId']] = p['request']['url']
+        elif m == 'Network.responseReceived' and p['response']['status'] >= 400:
+            failed.append(f"HTTP {p['response']['status']} for {p['response']['url']}")
+        elif m == 'Network.loadingFailed' and not p.get('canceled'):
+            u = urls.get(p['requestId'], '?')
+            # MathJax 2 probes web fonts with an about:blank font url: not a real resource
+            if not u.startswith(('about:', 'data:')): failed.append(f"{p.get('errorText', 'failed')} for {u}")
+        elif m == 'Runtime.exceptionThrown':
+            det = p.get('exceptionDetails', {})
+            js_errors.append((det.get('exception') or {}).get('description') or det.get('text', '?'))
+    facts['failed_requests'], facts['js_errors'] = sorted(set(failed)), js_errors
+    return facts
+
+
+def page_problems(name: str, f: dict) -> list[str]:
+    "Turn one page's facts into problem strings"
+    p = []
+    if not f['loaded']: p.append('page did not fire its load event in time')
+    if not f['title']: p.append('no document title')
+    if not f['h1']: p.append('no page title header (h1.title)')
+    if not f['mathjax']: p.append('MathJax did not load (missing mathjax/ folder?)')
+    elif not f['mathDone']: p.append('MathJax did not finish typesetting in time')
+    if f['rawTex']: p.append(f"untypeset TeX in visible text: {f['rawTex'][:3]}")
+    if f['mathErrors'] or f['merrors']: p.append(f"MathJax errors: {(f['mathErrors'] + f['merrors'])[:3]}")
+    for i in f['imgs']:
+        if not (i['complete'] and i['w'] > 0): p.append(f"image did not load: {i['src'][:80]}")
+    if f['showDocVisible']: p.append('show_doc source is visible')
+    if not f['sidebar']: p.append('no sidebar links')
+    p += [f'request failed: {r}' for r in f['failed_requests']]
+    p += [f'JavaScript error: {e[:200]}' for e in f['js_errors']]
+    return [f'{name}: {x}' for x in p]
+
+
+def _http_status(url: str) -> int:
+    try:
+        with _LOCAL.open(url, timeout=10) as r: return r.status
+    except urllib.error.HTTPError as e: return e.code
+    except OSError: return 0
+
+
+def check_site(base_url: str, start: str = 'index.html', facts: dict | None = None,
+               chromium: str | None = CHROMIUM) -> list[str]:
+    """Open `start` and every page reachable through sidebar links in headless Chromium.
+    Returns a list of problems (empty = all good). Per-page facts go into `facts` if given."""
+    facts = {} if facts is None else facts
+    problems, status_cache = [], {}
+    todo, seen = [urllib.parse.urljoin(base_url, start)], set()
+    with Chromium(chromium) as browser:
+        while todo:
+            url = todo.pop(0)
+            if url in seen: continue
+            seen.add(url)
+            name = url[len(base_url):] if url.startswith(base_url) else url
+            try: f = inspect_page(browser, url)
+            except (TimeoutError, RuntimeError) as e:
+                problems.append(f'{name}: could not inspect page: {e}'); continue
+            facts[name] = f
+            problems += page_problems(name, f)
+            for link in f['sidebar']:
+                target = link['href'].split('#')[0]
+                if not target.startswith(base_url): continue  # only pages of this site
+                if target not in status_cache: status_cache[target] = _http_status(target)
+                if status_cache[target] != 200:
+                    problems.append(f"{name}: sidebar link {link['text']!r} -> {target} answered HTTP {status_cache[target]}")
+                elif target not in seen: todo.append(target)
+    return problems
+
+# --------------------------------------------------------------------------------------------
+# Tests
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope='module')
+def site() -> Path:
+    if not (SITE / 'index.html').exists():
+        if 'DOCS_SITE' in os.environ: pytest.fail(f'DOCS_SITE={SITE} has no index.html')
+        r = subprocess.run([sys.executable, str(REPO / 'tools' / 'build_docs.py'), '--quiet'], cwd=REPO,
+                           capture_output=True, text=True, timeout=900)
+        if r.returncode: pytest.fail(f'tools/build_docs.py failed (exit {r.returncode}):\n{r.stderr[-4000:]}', pytrace=False)
+    return SITE
+
+
+@pytest.fixture(scope='module')
+def site_check(site):
+    facts = {}
+    with serve(site) as url: problems = check_site(url, facts=facts)
+    return problems, facts
+
+
+def test_docs_site_in_browser(site, site_check):
+    problems, facts = site_check
+    pages = [l.strip() for l in (site / 'sitemap.txt').read_text().splitlines() if l.strip()] \
+        if (site / 'sitemap.txt').exists() else []
+    assert problems == [], 'docs site problems:\n' + '\n'.join(problems)
+    assert 'index.html' in facts
+    missing = sorted(set(pages) - set(facts))
+    assert not missing, f'pages in sitemap.txt not reachable from the sidebar: {missing}'
+
+
+_INJECT = '<p id="checker-probe">Injected probe: $x_i$ and $$\\sum_{i=1}^k x_i$$</p>' \
+          '<img id="checker-img" src="no-such-figure.png" alt="missing">'
+
+
+def test_checker_can_fail(site, site_check, tmp_path):
+    "The checker must report untypeset math and broken images on a damaged copy of the site"
+    _, facts = site_check
+    broken = tmp_path / 'site'
+    shutil.copytree(site, broken)
+    shutil.rmtree(broken / 'mathjax')
+    math_pages = sorted(p for p, f in facts.items() if f['mathElems'] > 0)
+    img_page = next((p for p, f in sorted(facts.items())
+                     for i in f['imgs'] if i['src'] and not i['src'].startswith(('data:', 'http'))), None)
+    if img_page:  # delete a real figure
+        src = next(i['src'] for i in facts[img_page]['imgs'] if i['src'] and not i['src'].startswith(('data:', 'http')))
+        (broken / src).unlink()
+    if not math_pages or not img_page:  # site without math/figures: inject them into the home page
+        idx = broken / 'index.html'
+        idx.write_text(idx.read_text(encoding='utf-8').replace('</main>', _INJECT + '</main>', 1), encoding='utf-8')
+        math_pages = math_pages or ['index.html']
+        img_page = img_page or 'index.html'
+    with serve(broken) as url: problems = check_site(url)
+    text = '\n'.join(problems)
+    for page in math_pages:
+        assert any(p.startswith(f'{page}: untypeset TeX') for p in problems), f'{page}: untypeset math not reported:\n{text}'
+        assert f'{page}: MathJax did not load' in text
+    assert any(p.startswith(f'{img_page}: image did not load') for p in problems), f'broken image not reported:\n{text}'
+    assert 'request failed: HTTP 404' in text

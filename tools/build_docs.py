@@ -1,0 +1,564 @@
+#!/usr/bin/env python
+"""Build the rankmetrics_nb documentation site offline, without quarto.
+
+Usage (from the repository root):
+
+    .venv/bin/python tools/build_docs.py [--out _docs] [--nbs nbs] [--jobs 1] [--quiet]
+
+How it works
+------------
+1. Every `nbs/*.ipynb` not starting with `_` is read and run through nbdev 2's own notebook
+   processors (`nbdev.processors.FilterDefaults`, the same list `nbdev_proc_nbs` applies before
+   quarto renders). They honour the `#|` directives (hide, export, exports, ...), turn the
+   `# Title` + `> summary` cell into front matter, and add + execute `show_doc` for exported
+   symbols. Like nbdev, the `exec_show_docs` processor also re-runs exported cells and cells
+   containing imports; nothing else is executed, all other outputs are the saved ones.
+   By default the notebooks are processed one after the other in this process (each gets a
+   fresh IPython shell from nbdev); `--jobs N` spreads them over N spawned worker processes
+   like nbdev_proc_nbs does (slower for a handful of notebooks: each worker imports nbdev).
+2. Quarto cell options left in the code (`#| echo: false`, `#| output: false|asis`,
+   `#| include: false`, `#| code-fold`, `#| code-summary`, `#| fig-cap`, `#| fig-alt`,
+   `#| warning: false`) are applied here, since quarto is what would normally read them.
+   Pandoc-only markdown (`[txt](url){attrs}` links, `::: {.callout-note}` fenced divs and
+   `{#id .class}` heading attributes) is turned into HTML that nbconvert's markdown keeps.
+3. nbconvert renders each page with the template in tools/docs_template/ (page.html.j2 +
+   site.css). Sidebar, title, description, toc and css come from the top-level `_quarto.yml`
+   and settings.ini. Math is left as `$...$` / `$$...$$` by nbconvert's math-aware markdown
+   and typeset in the browser by a local MathJax 2 copy (from the jupyter-server-mathjax
+   wheel) written to `<out>/mathjax/`. Nothing is loaded from the internet.
+
+Output: `<out>/<page>.html` (`00_core.ipynb` -> `core.html`, `index.ipynb` -> `index.html`),
+`<out>/<page>_files/` (figures), `<out>/assets/`, `<out>/mathjax/`, `<out>/sitemap.txt`.
+The site is built in a temporary sibling folder (`.<out>.building`) that then replaces the
+output folder, so a failed build keeps the previous site. An existing output folder is only
+replaced if it is a previous build (of this script or quarto) or empty.
+"""
+from __future__ import annotations
+
+import argparse, configparser, html, json, multiprocessing, os, re, shutil, sys, time, warnings
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from urllib.parse import urlsplit
+
+REPO = Path(__file__).resolve().parents[1]
+TEMPLATE_DIR = Path(__file__).resolve().parent / 'docs_template'
+MARKER = '.built-by-tools-build_docs'  # marks an output folder this script may delete
+
+# --------------------------------------------------------------------------------------------
+# Configuration
+# --------------------------------------------------------------------------------------------
+
+def read_settings(root: Path = REPO) -> dict:
+    "settings.ini [DEFAULT] section as a dict (empty if missing)"
+    cp = configparser.ConfigParser(interpolation=None)
+    cp.read(root / 'settings.ini', encoding='utf-8')
+    return dict(cp['DEFAULT'])
+
+
+def read_quarto(root: Path = REPO) -> dict:
+    "The site configuration: the top-level `_quarto.yml` (empty if missing)"
+    import yaml
+    p = root / '_quarto.yml'
+    return (yaml.safe_load(p.read_text(encoding='utf-8')) or {}) if p.exists() else {}
+
+
+def _as_list(x) -> list:
+    return [] if x is None else list(x) if isinstance(x, (list, tuple)) else [x]
+
+
+def html_format(quarto: dict) -> dict:
+    fmt = (quarto.get('format') or {}).get('html') or {}
+    return fmt if isinstance(fmt, dict) else {}
+
+
+def notebook_paths(nbs: Path) -> list[Path]:
+    "index.ipynb first, then the other notebooks sorted by file name; `_*` files excluded"
+    nbs_list = sorted(p for p in nbs.glob('*.ipynb') if not p.name.startswith(('_', '.')))
+    return sorted(nbs_list, key=lambda p: (p.name != 'index.ipynb', p.name))
+
+
+def page_name(nb_path: Path) -> str:
+    "Output file name, as nbdev/quarto name it (`00_core.ipynb` -> `core.html`)"
+    return re.sub(r'^\d+[a-zA-Z0-9]*_', '', nb_path.name.lower())[:-len('.ipynb')] + '.html'
+
+# --------------------------------------------------------------------------------------------
+# Step 1: nbdev processors (run in a worker process per notebook)
+# --------------------------------------------------------------------------------------------
+
+class DocsBuildError(Exception):
+    "A notebook could not be processed; the message says which and why"
+
+
+def _jsonable(o):
+    if isinstance(o, dict): return {str(k): _jsonable(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)): return [_jsonable(v) for v in o]
+    if o is None or isinstance(o, (str, int, float, bool)): return o
+    return str(o)
+
+
+def process_notebook(path: str) -> dict:
+    """Run nbdev's docs processors on the notebook at `path`.
+    Returns {'cells': [...], 'metadata': {...}, 'frontmatter': {...}, 'warnings': [...]}"""
+    os.environ['IN_TEST'] = '1'  # as nbdev.serve_drv does
+    from execnb.nbio import read_nb
+    from nbdev.processors import FilterDefaults
+    nb = read_nb(path)
+    argv, sys.argv = sys.argv, sys.argv[:1]  # executed cells must not see this script's options
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        try: FilterDefaults()(nb)
+        except (Exception, SystemExit) as e:  # one readable message (the worker's traceback is not useful here)
+            cause = e.__cause__ or e.__context__
+            why = f'{type(cause).__name__}: {cause}' if cause else ''
+            raise DocsBuildError(
+                f"{Path(path).name}: nbdev's docs processing failed: {why}\n{e}\n"
+                "nbdev's exec_show_docs processor re-runs exported cells, import cells and cells that mix "
+                "imports with other code (nbdev_docs fails the same way). If the cell above mixes both, move "
+                "its imports to an import-only cell (e.g. the notebook's `#| hide` import cell).") from None
+        finally: sys.argv = argv
+    cells = []
+    for c in nb.cells:
+        d = {'cell_type': c.cell_type, 'source': c.source or '', 'metadata': _jsonable(dict(c.get('metadata') or {}))}
+        if c.cell_type == 'code':
+            d['outputs'] = _jsonable(list(c.get('outputs') or []))
+            d['execution_count'] = c.get('execution_count')
+        if c.get('attachments'): d['attachments'] = _jsonable(dict(c.attachments))
+        cells.append(d)
+    fm = _jsonable(dict(getattr(nb, 'frontmatter_', None) or {}))
+    msgs = [str(w.message) for w in caught]
+    return {'cells': cells, 'metadata': _jsonable(dict(nb.get('metadata') or {})), 'frontmatter': fm, 'warnings': msgs}
+
+
+def process_all(paths: list[Path], jobs: int, meanwhile=None) -> list[dict]:
+    """Process notebooks in spawned workers (one notebook per task), results in input order.
+    `meanwhile()` (if given) runs in this process while the workers are busy."""
+    if jobs <= 1 or len(paths) <= 1:
+        if meanwhile: meanwhile()
+        return [process_notebook(str(p)) for p in paths]
+    # the worker function must be importable by name in the spawned children (not `__main__`)
+    if str(Path(__file__).resolve().parent) not in sys.path: sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import build_docs
+    ctx = multiprocessing.get_context('spawn')
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=ctx) as ex:
+        futures = [ex.submit(build_docs.process_notebook, str(p)) for p in paths]
+        if meanwhile: meanwhile()
+        try: return [f.result() for f in futures]
+        except build_docs.DocsBuildError as e:
+            for f in futures: f.cancel()
+            raise DocsBuildError(str(e)) from None
+
+# --------------------------------------------------------------------------------------------
+# Step 2: quarto cell options and pandoc markdown
+# --------------------------------------------------------------------------------------------
+
+_re_qopt = re.compile(r'^\s*#\|\s*([\w.-]+)\s*:\s*(.*?)\s*$')
+
+
+def split_cell_options(src: str) -> tuple[dict, str]:
+    "Split leading `#| key: value` quarto options off a code cell's source"
+    import yaml
+    lines, opts = src.splitlines(), {}
+    i = 0
+    while i < len(lines) and (m := _re_qopt.match(lines[i])):
+        try: val = yaml.safe_load(m[2]) if m[2] else None
+        except yaml.YAMLError: val = m[2]
+        opts[m[1]] = val
+        i += 1
+    return opts, '\n'.join(lines[i:]).strip('\n')
+
+
+def _falsy(v) -> bool: return v is False or str(v).lower() in ('false', 'no', '0')
+
+
+_re_attr_token = re.compile(r'''([.#][\w:-]+)|([\w:-]+)=("[^"]*"|'[^']*'|[^\s"']+)''')
+
+
+def pandoc_attrs(s: str) -> dict:
+    "Parse a pandoc attribute string `#id .cls key=val` into HTML attributes"
+    attrs, classes = {}, []
+    for cls_or_id, key, val in _re_attr_token.findall(s):
+        if cls_or_id.startswith('.'): classes.append(cls_or_id[1:])
+        elif cls_or_id.startswith('#'): attrs['id'] = cls_or_id[1:]
+        else: attrs[key] = val[1:-1] if val[:1] in '"\'' else val
+    if classes: attrs['class'] = ' '.join(classes)
+    return attrs
+
+
+def _attr_str(attrs: dict) -> str:
+    return ''.join(f' {k}="{html.escape(v)}"' for k, v in attrs.items())
+
+
+_re_attr_link = re.compile(r'(!?)\[([^\]\n]*)\]\(([^()\s]+)(?:\s+"([^"\n]*)")?\)\{([^}\n]*)\}')
+_re_fence_open = re.compile(r'^\s*:{3,}\s*(?:\{([^}]*)\}|([\w-]+))\s*$')
+_re_fence_close = re.compile(r'^\s*:{3,}\s*$')
+_re_code_fence = re.compile(r'^\s*(```|~~~)')
+_re_heading_attrs = re.compile(r'^(#{1,6}\s+.*?)\s+\{([^{}\n]*)\}\s*$')
+
+
+def _heading_html_md(m: re.Match) -> str:
+    "`## Title {#id .cls}` -> `## Title` (+ a comment carrying the id, applied by `postprocess`)"
+    hid = pandoc_attrs(m[2]).get('id')
+    return m[1] + (f' <!--docs-id:{hid}-->' if hid else '')
+
+
+def _link_html(m: re.Match) -> str:
+    bang, text, url, title, attrs = m.groups()
+    a = pandoc_attrs(attrs)
+    if title: a['title'] = title
+    if bang:
+        return f'<img src="{html.escape(url)}" alt="{html.escape(text)}"{_attr_str(a)}>'
+    return f'<a href="{html.escape(url)}"{_attr_str(a)}>{text}</a>'
+
+
+# code spans, display math and inline math (same delimiters as nbconvert's math-aware markdown)
+_re_keep = re.compile(r'(`+)[\s\S]*?\1|(?<!\\)\$\$[\s\S]*?(?<!\\)\$\$|(?<![$\\])\$[\s\S]+?(?<![$\\])\$')
+
+
+def _escape_dollars(text: str) -> str:
+    r"""`\$` outside math and code -> `\\$`, so the HTML keeps `\$` and MathJax (processEscapes)
+    shows a literal dollar instead of pairing it with the next one as a math delimiter"""
+    res, pos = [], 0
+    for m in _re_keep.finditer(text):
+        res += [text[pos:m.start()].replace('\\$', '\\\\$'), m[0]]
+        pos = m.end()
+    return ''.join(res + [text[pos:].replace('\\$', '\\\\$')])
+
+
+def pandoc_to_html_md(md: str) -> str:
+    """Rewrite the pandoc-only parts of a markdown string for nbconvert's markdown renderer:
+    `[txt](url){attrs}`, `::: {.class}` fenced divs, `{...}` heading attributes, `\$`.
+    Fenced code blocks are left alone; math is untouched (nothing here matches TeX)."""
+    out, in_code, div_depth = [], False, 0   # out: (is_code, line)
+    for line in md.split('\n'):
+        if _re_code_fence.match(line):
+            in_code = not in_code
+            out.append((True, line)); continue
+        if in_code:
+            out.append((True, line)); continue
+        if (m := _re_fence_open.match(line)):
+            a = pandoc_attrs(m[1] or '.' + m[2])
+            cls = a.get('class', '')
+            callout = next((c for c in cls.split() if c.startswith('callout-')), None)
+            if callout: a['class'] = f'callout {cls}'
+            title = f'<div class="callout-title">{callout[8:].capitalize()}</div>' if callout else ''
+            out += [(True, ''), (True, f'<div{_attr_str(a)}>{title}'), (True, '')]
+            div_depth += 1; continue
+        if div_depth and _re_fence_close.match(line):
+            out += [(True, ''), (True, '</div>'), (True, '')]
+            div_depth -= 1; continue
+        line = _re_heading_attrs.sub(_heading_html_md, line)
+        out.append((False, _re_attr_link.sub(_link_html, line)))
+    out += [(True, ''), (True, '</div>')] * div_depth
+    # join runs of text lines (math may span lines) and protect escaped dollars in them
+    res, chunk = [], []
+    for is_code, line in out + [(True, None)]:
+        if not is_code: chunk.append(line); continue
+        if chunk: res.append(_escape_dollars('\n'.join(chunk))); chunk = []
+        if line is not None: res.append(line)
+    return '\n'.join(res)
+
+
+def prepare_cells(proc: dict) -> list[dict]:
+    "Apply quarto cell options and the markdown rewrites to nbdev-processed cells"
+    cells = []
+    for c in proc['cells']:
+        ct = c['cell_type']
+        if ct == 'raw':
+            src = c['source'].strip()
+            if src.startswith('---') and src.rstrip().endswith('---'): continue  # nbdev front matter
+            cells.append(c); continue
+        if ct == 'markdown':
+            if not c['source'].strip(): continue
+            if re.fullmatch(r'\s*<!--.*?-->\s*', c['source'], flags=re.S):  # e.g. nbdev's autogenerated warning
+                cells.append({'cell_type': 'raw', 'source': c['source'].strip(), 'metadata': {'raw_mimetype': 'text/html'}})
+                continue
+            c['source'] = pandoc_to_html_md(c['source'])
+            cells.append(c); continue
+        if ct != 'code': continue
+        opts, src = split_cell_options(c['source'])
+        if _falsy(opts.get('include', True)): continue
+        docs = {}
+        outputs = c.get('outputs') or []
+        if _falsy(opts.get('output', True)): outputs = []
+        if str(opts.get('output', '')).lower() == 'asis': docs['asis'] = True
+        if _falsy(opts.get('warning', True)):
+            outputs = [o for o in outputs if not (o.get('output_type') == 'stream' and o.get('name') == 'stderr')]
+        for o in outputs:
+            md = (o.get('data') or {}).get('text/markdown')
+            if md is not None:
+                md = ''.join(md) if isinstance(md, list) else md
+                o['data']['text/markdown'] = pandoc_to_html_md(md)
+        show_src = not _falsy(opts.get('echo', True)) and bool(src.strip())
+        if not show_src and not outputs: continue
+        fold = opts.get('code-fold')
+        if fold is True or str(fold).lower() in ('true', 'show'):
+            docs['fold'] = 'show' if str(fold).lower() == 'show' else 'hide'
+            docs['summary'] = str(opts.get('code-summary') or 'Code')
+        if opts.get('fig-cap'): docs['cap'] = str(opts['fig-cap'])
+        if opts.get('fig-alt'): docs['alt'] = str(opts['fig-alt'])
+        md = dict(c.get('metadata') or {})
+        md['docs'] = docs
+        if not show_src: md['transient'] = {'remove_source': True}
+        c.update(source=src, outputs=outputs, metadata=md)
+        cells.append(c)
+    return cells
+
+
+def to_notebook_node(cells: list[dict], metadata: dict):
+    "Build an nbformat v4 NotebookNode (multi-line lists joined) from plain cell dicts"
+    import nbformat
+    nbd = {'nbformat': 4, 'nbformat_minor': 5, 'metadata': metadata, 'cells': []}
+    for i, c in enumerate(cells):
+        c = dict(c)
+        c['id'] = f'cell-{i}'
+        if c['cell_type'] == 'code':
+            c.setdefault('execution_count', None)
+            outs = []
+            for o in c.get('outputs') or []:
+                o = dict(o)
+                if o.get('output_type') in ('execute_result', 'display_data'):
+                    o.setdefault('metadata', {}); o.setdefault('data', {})
+                    if o['output_type'] == 'execute_result': o.setdefault('execution_count', None)
+                outs.append(o)
+            c['outputs'] = outs
+        nbd['cells'].append(c)
+    return nbformat.reads(json.dumps(nbd), as_version=4)
+
+# --------------------------------------------------------------------------------------------
+# Step 3: HTML
+# --------------------------------------------------------------------------------------------
+
+def make_exporter():
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+    c = Config()
+    c.HTMLExporter.extra_template_basedirs = [str(TEMPLATE_DIR.parent)]
+    c.HTMLExporter.template_name = TEMPLATE_DIR.name
+    c.HTMLExporter.template_file = 'page.html.j2'
+    c.HTMLExporter.exclude_anchor_links = True  # heading ids are added by `postprocess`
+    c.ExtractOutputPreprocessor.enabled = True
+    c.ExtractOutputPreprocessor.output_filename_template = 'figure-{cell_index}-{index}{extension}'
+    return HTMLExporter(config=c)
+
+
+def slugify(text: str) -> str:
+    "Heading id like pandoc/quarto: lower case, punctuation except `_-.` dropped, spaces to `-`"
+    s = re.sub(r'[^\w\s.-]', '', text.strip().lower())
+    s = re.sub(r'\s+', '-', s).lstrip('0123456789.-')
+    return s or 'section'
+
+
+def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path) -> str:
+    "Heading ids + anchors, toc, local links, and copying of local assets referenced by the page"
+    from bs4 import BeautifulSoup, Comment
+    soup = BeautifulSoup(page_html, 'html.parser')
+    main = soup.find('main', id='content')
+    used = {t['id'] for t in soup.find_all(id=True)}
+    toc = []
+    for h in main.find_all(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']):
+        if 'title' in (h.get('class') or []): continue
+        for c in h.find_all(string=lambda x: isinstance(x, Comment) and x.startswith('docs-id:')):
+            if not h.get('id') and c[8:].strip() not in used: h['id'] = c[8:].strip(); used.add(h['id'])
+            c.extract()
+        if not h.get('id'):
+            base = slugify(h.get_text()); hid, n = base, 1
+            while hid in used: n += 1; hid = f'{base}-{n}'
+            used.add(hid); h['id'] = hid
+        a = soup.new_tag('a', href='#' + h['id'], attrs={'class': 'anchor', 'aria-hidden': 'true'})
+        a.string = '#'
+        h.append(a)
+        if h.name in ('h2', 'h3'): toc.append((h.name, h['id'], h.get_text()[:-1].strip()))
+    # links: absolute links into the published site -> relative; notebook links -> pages
+    site_url = site.get('site_url', '').rstrip('/')
+    nb_pages = site['nb_to_page']
+    for a in soup.find_all('a', href=True):
+        href = a['href']
+        if site_url and (href == site_url or href.startswith(site_url + '/')):
+            rel = href[len(site_url):].lstrip('/') or 'index.html'
+            if rel.split('#')[0] in site['page_files']: a['href'] = href = rel
+        path, _, frag = href.partition('#')
+        if path in nb_pages: a['href'] = nb_pages[path] + ('#' + frag if frag else '')
+    # local files referenced from markdown (images etc.) are copied next to the page
+    for tag in soup.find_all(['img', 'source', 'video', 'audio'], src=True):
+        src = tag['src']
+        if urlsplit(src).scheme or src.startswith(('/', '#', 'data:')): continue
+        f = (nbs / src).resolve()
+        if f.is_file() and (out / src).resolve() != f:
+            (out / src).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(f, out / src)
+    res = str(soup)
+    if page['toc']:
+        items = ''.join(f'<li class="toc-{lvl}"><a href="#{hid}">{html.escape(txt)}</a></li>' for lvl, hid, txt in toc)
+        block = f'<h2 id="toc-title">On this page</h2>\n<ul>{items}</ul>' if toc else ''
+        res = res.replace('<!--DOCS-TOC-->', block, 1)
+    return res
+
+
+def inline_md(text: str) -> tuple[str, str]:
+    "(html, plain text) of a one-line markdown string such as a title or description"
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+    h = markdown2html_mistune(pandoc_to_html_md(text)).strip()
+    if h.startswith('<p>') and h.endswith('</p>') and h.count('<p>') == 1: h = h[3:-4]
+    return h, html.unescape(re.sub(r'<[^>]+>', '', h))
+
+
+def pygments_css() -> str:
+    from pygments.formatters import HtmlFormatter
+    return HtmlFormatter(style='default').get_style_defs('.highlight')
+
+
+def copy_mathjax(dest: Path) -> None:
+    "Copy the MathJax 2 files the pages need from the jupyter-server-mathjax wheel"
+    import importlib.util
+    spec = importlib.util.find_spec('jupyter_server_mathjax')  # located, not imported (slow import)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit('jupyter-server-mathjax is not installed (it provides the local MathJax copy)')
+    src = Path(list(spec.submodule_search_locations)[0]) / 'static'
+    if not (src / 'MathJax.js').exists(): raise SystemExit(f'MathJax not found in {src}')
+    dest.mkdir(parents=True)
+    for name in ('MathJax.js', 'LICENSE'): shutil.copy2(src / name, dest / name)
+    for name in ('config', 'extensions', 'jax', 'fonts'): shutil.copytree(src / name, dest / name)
+    if (src / 'localization' / 'en').exists(): shutil.copytree(src / 'localization' / 'en', dest / 'localization' / 'en')
+
+
+def check_out(out: Path) -> None:
+    "Refuse to replace a folder that is not a docs build"
+    if not out.exists(): return
+    if not out.is_dir(): raise SystemExit(f'{out} exists and is not a directory')
+    ours = (out / MARKER).exists() or (out / 'site_libs').is_dir()  # this script's or quarto's output
+    if any(out.iterdir()) and not ours:
+        raise SystemExit(f'Refusing to replace {out}: it is not empty and is not a docs build (no {MARKER})')
+
+
+def site_config(root: Path, nbs: Path) -> dict:
+    cfg, quarto = read_settings(root), read_quarto(root)
+    fmt = html_format(quarto)
+    website = quarto.get('website') or {}
+    git_url = cfg.get('git_url', '').rstrip('/')
+    css = []
+    for c in _as_list(fmt.get('css')):
+        dirs = (nbs, root / cfg.get('nbs_path', 'nbs'), root)
+        f = next((d / c for d in dirs if (d / c).is_file()), None)
+        if f is None: print(f'warning: css file {c!r} from _quarto.yml not found', file=sys.stderr)
+        else: css.append(f)
+    if fmt.get('html-math-method', 'mathjax') not in ('mathjax', None):
+        print(f"warning: html-math-method {fmt['html-math-method']!r} not supported, using local MathJax", file=sys.stderr)
+    title = website.get('title') or cfg.get('title') or cfg.get('lib_name') or 'Documentation'
+    lang = quarto.get('lang') or 'en'
+    return {
+        'title': title, 'description': website.get('description') or cfg.get('description', ''),
+        'lang': lang, 'toc': bool(fmt.get('toc', False)), 'css_files': css,
+        'open_graph': bool(website.get('open-graph')), 'git_url': git_url,
+        'issue_url': f'{git_url}/issues/new' if git_url and 'issue' in _as_list(website.get('repo-actions')) else '',
+        'site_url': cfg.get('doc_host', '').rstrip('/') + cfg.get('doc_baseurl', ''),
+        'footer': cfg.get('copyright', ''), 'mathjax': 'mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full',
+    }
+
+
+def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = False) -> list[Path]:
+    """Build the site into a temporary sibling folder, then replace `out` with it (so a failed
+    build leaves the previous site in place). Returns the pages written."""
+    t0 = time.time()
+    paths = notebook_paths(nbs)
+    if not paths: raise SystemExit(f'No notebooks found in {nbs}')
+    check_out(out)
+    site = site_config(root, nbs)
+    tmp = out.parent / f'.{out.name}.building'
+    shutil.rmtree(tmp, ignore_errors=True)
+    state = {}
+
+    def setup():  # static files and the exporter, done while the workers run nbdev's processors
+        tmp.mkdir(parents=True)
+        (tmp / MARKER).write_text('Made by tools/build_docs.py; deleted and rebuilt on every run.\n')
+        (tmp / 'assets').mkdir()
+        shutil.copy2(TEMPLATE_DIR / 'site.css', tmp / 'assets' / 'site.css')
+        (tmp / 'assets' / 'pygments.css').write_text(pygments_css(), encoding='utf-8')
+        site['css'] = []
+        for f in site['css_files']:
+            shutil.copy2(f, tmp / f.name)
+            site['css'].append(f.name)
+        copy_mathjax(tmp / 'mathjax')
+        state['exporter'] = make_exporter()
+
+    try:
+        procs = process_all(paths, jobs or os.cpu_count() or 1, meanwhile=setup)
+        t1 = time.time()
+        pages = render_pages(paths, procs, site, nbs, tmp, state['exporter'], quiet)
+        (tmp / 'sitemap.txt').write_text(''.join(pg['href'] + '\n' for pg in pages), encoding='utf-8')
+        if out.exists(): shutil.rmtree(out)
+        tmp.rename(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if not quiet:
+        for pg in pages: print(f"  {pg['nb'].name:<28} -> {pg['href']:<24} {pg['title']}")
+        print(f'Wrote {len(pages)} pages to {out} in {time.time()-t0:.1f}s '
+              f'(setup + nbdev processing {t1-t0:.1f}s, rendering {time.time()-t1:.1f}s)')
+    return [out / pg['href'] for pg in pages]
+
+
+def render_pages(paths, procs, site, nbs, out, exporter, quiet) -> list[dict]:
+    "Write one HTML page per processed notebook (plus a generated home page if there is no index)"
+    pages = []
+    for p, proc in zip(paths, procs):
+        fm = proc['frontmatter']
+        pages.append({'nb': p, 'href': page_name(p), 'title': str(fm.get('title') or p.stem),
+                      'description': str(fm.get('description') or ''), 'fm': fm})
+    if pages[0]['nb'].name == 'index.ipynb':
+        if not pages[0]['description']: pages[0]['description'] = site['description']
+    else:  # no index.ipynb (yet): a generated home page listing the others
+        print(f'warning: no index.ipynb in {nbs}; writing a generated index.html', file=sys.stderr)
+        lst = ''.join(f"- [{pg['title']}]({pg['href']})" + (f": {pg['description']}" if pg['description'] else '') + '\n'
+                      for pg in pages)
+        pages.insert(0, {'nb': Path('(generated)'), 'href': 'index.html', 'title': site['title'],
+                         'description': site['description'], 'fm': {}})
+        procs = [{'cells': [{'cell_type': 'markdown', 'source': lst, 'metadata': {}}], 'metadata': {},
+                  'frontmatter': {}, 'warnings': []}] + list(procs)
+    for pg in pages:  # titles and descriptions are markdown: html for the page header, text elsewhere
+        pg['title_html'], pg['title'] = inline_md(pg['title'])
+        pg['description_html'], pg['description'] = inline_md(pg['description'])
+    site['pages'] = [{'href': pg['href'], 'title': pg['title']} for pg in pages]
+    site['page_files'] = {pg['href'] for pg in pages}
+    site['nb_to_page'] = {pg['nb'].name: pg['href'] for pg in pages}
+
+    seen = set()
+    for pg, proc in zip(pages, procs):
+        for w in proc['warnings']:  # warnings from nbdev/executed cells, shortened; repeats printed once
+            lines = [l for l in w.strip().splitlines() if l.strip() and l.strip() != '---']
+            msg = lines[0] + (f' [cell: {lines[1].strip()[:60]}]' if len(lines) > 1 else '')
+            if not quiet and msg not in seen: print(f"  note ({pg['nb'].name}): {msg}", file=sys.stderr)
+            seen.add(msg)
+        nb = to_notebook_node(prepare_cells(proc), proc['metadata'])
+        stem = pg['href'][:-len('.html')]
+        fm = pg['fm']
+        doc_title = pg['title'] if pg['title'] == site['title'] else f"{pg['title']} – {site['title']}"
+        page = {'title': pg['title'], 'description': pg['description'], 'href': pg['href'], 'doc_title': doc_title,
+                'title_html': pg['title_html'], 'description_html': pg['description_html'],
+                'toc': bool(fm['toc']) if 'toc' in fm else site['toc']}
+        resources = {'site': site, 'page': page, 'output_files_dir': f'{stem}_files',
+                     'unique_key': stem, 'metadata': {'path': str(nbs), 'name': stem}}
+        body, res = exporter.from_notebook_node(nb, resources=resources)
+        for fname, data in sorted((res.get('outputs') or {}).items()):
+            (out / fname).parent.mkdir(parents=True, exist_ok=True)
+            (out / fname).write_bytes(data)
+        (out / pg['href']).write_text(postprocess(body, site, page, nbs, out), encoding='utf-8')
+    return pages
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description='Build the docs site offline (nbdev processors + nbconvert).')
+    ap.add_argument('--nbs', default=None, help='notebook folder (default: nbs_path from settings.ini, i.e. nbs)')
+    ap.add_argument('--out', default=None, help='output folder (default: doc_path from settings.ini, i.e. _docs)')
+    ap.add_argument('--jobs', type=int, default=1, help='processes for the nbdev step: 1 (default, fastest for a few '
+                    'notebooks) runs it in this process; N > 1 uses N spawned workers, as nbdev_proc_nbs does')
+    ap.add_argument('--quiet', action='store_true', help='print only errors')
+    args = ap.parse_args(argv)
+    cfg = read_settings(REPO)
+    nbs = Path(args.nbs).resolve() if args.nbs else REPO / cfg.get('nbs_path', 'nbs')
+    out = Path(args.out).resolve() if args.out else REPO / cfg.get('doc_path', '_docs')
+    os.chdir(REPO)  # nbdev finds settings.ini from the working directory
+    try: build(nbs, out, REPO, jobs=args.jobs, quiet=args.quiet)
+    except DocsBuildError as e: sys.exit(f'build_docs: error: {e}')
+
+
+if __name__ == '__main__':
+    main()
