@@ -62,19 +62,23 @@ def _trim(s:np.ndarray)->np.ndarray:
 _LAYOUTS = dict(
     qrels=dict(columns=('qid', 'iter', 'docno', 'rel'), kinds=('S', '-', 'S', 'i8'), extra=False),
     run=dict(columns=('qid', 'Q0', 'docno', 'rank', 'score', 'tag'), kinds=('S', '-', 'S', '-', 'f8', '-'), extra=True),
+    ranked_run=dict(columns=('qid', 'Q0', 'docno', 'rank', 'score', 'tag'), kinds=('S', '-', 'S', 'i8', 'f8', '-'), extra=True),
+    subtopic_qrels=dict(columns=('qid', 'subtopic', 'docno', 'rel'), kinds=('S', 'S', 'S', 'i8'), extra=False),
 )
+_NOUNS = dict(rel='grade')   # what a column's value is called in messages
 
-def _value_problem(v:str, kind:str):
-    "What is wrong with the text `v` of a column read as `kind`, or None."
+def _value_problem(v:str, kind:str, column:str):
+    "What is wrong with the text `v` of `column`, read as `kind`, or None."
+    noun = _NOUNS.get(column, column)
     if kind == 'i8':
         try: int(v)
         except ValueError:
-            try: float(v); return f"grade {v!r} is not an integer"
-            except ValueError: return f"grade {v!r} is not a number"
+            try: float(v); return f"{noun} {v!r} is not an integer"
+            except ValueError: return f"{noun} {v!r} is not a number"
     if kind == 'f8':
         try: x = float(v)
-        except ValueError: return f"score {v!r} is not a number"
-        if not np.isfinite(x): return f"score {v!r} is not a finite number"
+        except ValueError: return f"{noun} {v!r} is not a number"
+        if not np.isfinite(x): return f"{noun} {v!r} is not a finite number"
 
 def _line_problem(fields:list, layout:str):
     "What is wrong with the whitespace-split `fields` of one line, or None."
@@ -82,7 +86,7 @@ def _line_problem(fields:list, layout:str):
     n = len(L['columns'])
     if len(fields) < n or (len(fields) > n and not L['extra']):
         return f"expected {n}{' or more' if L['extra'] else ''} columns ({' '.join(L['columns'])}), found {len(fields)}"
-    return next(filter(None, (_value_problem(v.decode('utf-8', 'replace'), k) for v, k in zip(fields, L['kinds']))), None)
+    return next(filter(None, (_value_problem(v.decode('utf-8', 'replace'), k, c) for v, k, c in zip(fields, L['kinds'], L['columns']))), None)
 
 def _data_lines(data:bytes):
     "(line number, fields) of every data line: the slow, exact reader that names a bad line."
@@ -136,16 +140,18 @@ def _id(a:np.ndarray, i:int)->str:
     return a[i].decode('utf-8', 'replace')
 
 class Qrels:
-    "Relevance judgements: one row per judged (query, document), as parallel numpy arrays."
-    def __init__(self, qid, docno, rel, source='<qrels>'):
+    "Relevance judgements: one row per judged (query, document) — or (query, subtopic, document) — as parallel numpy arrays."
+    def __init__(self, qid, docno, rel, source='<qrels>', subtopic=None):
         self.qid, self.docno, self.rel, self.source = _bytes_array(qid), _bytes_array(docno), np.asarray(rel, np.int64), source
+        self.subtopic = None if subtopic is None else _bytes_array(subtopic)
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"Qrels({len(self)} judgements from {self.source})"
 
 class Run:
-    "A run: one row per retrieved (query, document, score), in input order."
-    def __init__(self, qid, docno, score, source='<run>'):
+    "A run: one row per retrieved (query, document, score), in input order; `rank` is the file's rank column if read."
+    def __init__(self, qid, docno, score, source='<run>', rank=None):
         self.qid, self.docno, self.score, self.source = _bytes_array(qid), _bytes_array(docno), np.asarray(score, np.float64), source
+        self.rank = None if rank is None else np.asarray(rank, np.int64)
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"Run({len(self)} lines from {self.source})"
 
@@ -169,7 +175,7 @@ def _is_number(v)->bool:
     except (TypeError, ValueError): return False
 
 def _check_values(qid, docno, value, what, kind):
-    "Raise `EvalInputError` on the first grade that is not an integer or score that is not finite."
+    "Raise `EvalInputError` on the first score that is not finite, or grade or rank that is not an integer."
     bad = ~np.isfinite(value) if kind == 'score' else ~np.isfinite(value) | (value != np.round(value))
     if bad.any():
         i = int(np.argmax(bad))
@@ -178,7 +184,8 @@ def _check_values(qid, docno, value, what, kind):
 
 # %% ../nbs/00_core.ipynb #5412a229
 _COLUMN_NAMES = dict(qid=('query_id', 'qid', 'q_id', 'topic'), docno=('doc_id', 'docno', 'docid', 'doc'),
-                     rel=('relevance', 'rel', 'label', 'grade', 'judgment'), score=('score', 'sim'))
+                     rel=('relevance', 'rel', 'label', 'grade', 'judgment'), score=('score', 'sim'), rank=('rank',),
+                     subtopic=('subtopic', 'iteration', 'intent'))
 
 def _is_frame(x)->bool: return type(x).__module__.split('.')[0] in ('pandas', 'polars')
 
@@ -197,39 +204,48 @@ def _frame_columns(df, want:tuple, columns:dict|None, what:str)->list:
 # %% ../nbs/00_core.ipynb #cbbfd510
 def _source_name(src)->str: return os.fspath(src) if isinstance(src, (str, os.PathLike)) else f'<{type(src).__name__}>'
 
-def _read(src, layout:str, columns=None):
-    "(qid, docno, value, source) from a TREC file, a dict of dicts or a DataFrame."
-    value_col = 'rel' if layout == 'qrels' else 'score'
-    what = _source_name(src)
+def _read(src, layout:str, columns=None)->dict:
+    "The columns (qid, docno, rel or score, and rank for `ranked_run`) and `source` of a file, dict or DataFrame."
+    value_col = 'rel' if layout.endswith('qrels') else 'score'
+    what, kind = _source_name(src), 'qrels' if layout.endswith('qrels') else 'run'
     if isinstance(src, (str, os.PathLike)):
-        if not Path(src).exists(): raise EvalInputError(f"{layout} file not found: {what}")
-        t = _parse_text(_read_bytes(src), what, layout)
-        return t['qid'], t['docno'], t[value_col], what
-    if isinstance(src, dict): qid, docno, value = _flatten(src, f"{layout} dict")
-    elif _is_frame(src): qid, docno, value = _frame_columns(src, ('qid', 'docno', value_col), columns, f"{layout} DataFrame")
-    else: raise EvalInputError(f"{layout} must be a file path, a {{qid: {{docno: value}}}} dict or a DataFrame; got {type(src).__name__}")
-    qid, docno = _bytes_array(qid), _bytes_array(docno)
-    try: value = np.asarray(value, np.float64)
+        if not Path(src).exists(): raise EvalInputError(f"{kind} file not found: {what}")
+        return dict(_parse_text(_read_bytes(src), what, layout), source=what)
+    want = ('qid', 'docno', value_col) + {'ranked_run': ('rank',), 'subtopic_qrels': ('subtopic',)}.get(layout, ())
+    if isinstance(src, dict):
+        if layout == 'ranked_run': raise EvalInputError("a {qid: {docno: score}} dict has no rank column; pass a file or a DataFrame with one")
+        if layout == 'subtopic_qrels': raise EvalInputError("a {qid: {docno: grade}} dict has no subtopics; pass a file or a DataFrame with a subtopic column")
+        t = dict(zip(want, _flatten(src, f"{kind} dict")))
+    elif _is_frame(src): t = dict(zip(want, _frame_columns(src, want, columns, f"{kind} DataFrame")))
+    else: raise EvalInputError(f"{kind} must be a file path, a {{qid: {{docno: value}}}} dict or a DataFrame; got {type(src).__name__}")
+    t['qid'], t['docno'] = _bytes_array(t['qid']), _bytes_array(t['docno'])
+    try: t[value_col] = np.asarray(t[value_col], np.float64)
     except (TypeError, ValueError): raise EvalInputError(f"{what}: the {value_col} column holds values that are not numbers") from None
-    if len(value) == 0: raise EvalInputError(f"{what}: no data (empty input)")
-    _check_values(qid, docno, value, f"{layout} {what}", 'grade' if layout == 'qrels' else 'score')
-    return qid, docno, value, what
+    if len(t[value_col]) == 0: raise EvalInputError(f"{what}: no data (empty input)")
+    _check_values(t['qid'], t['docno'], t[value_col], f"{kind} {what}", 'grade' if kind == 'qrels' else 'score')
+    if 'rank' in t: _check_values(t['qid'], t['docno'], np.asarray(t['rank'], np.float64), f"{kind} {what}", 'rank')
+    return dict(t, source=what)
 
 # %% ../nbs/00_core.ipynb #b8acc166
 def read_qrels(src, # a TREC qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or a `Qrels`
                columns:dict=None, # DataFrame column names, e.g. `dict(qid='topic', docno='doc', rel='grade')`
+               subtopics:bool=False, # read the second column as a subtopic id (diversity qrels: `topic subtopic docno judgment`)
               )->Qrels:
     "Read relevance judgements; grades must be integers (negative grades are allowed and count as not relevant)."
-    if isinstance(src, Qrels): return src
-    qid, docno, rel, source = _read(src, 'qrels', columns)
-    return Qrels(qid, docno, rel.astype(np.int64), source)
+    if isinstance(src, Qrels) and (src.subtopic is not None or not subtopics): return src
+    if isinstance(src, Qrels): raise EvalInputError(f"qrels {src.source} were read without subtopics; read them with read_qrels(..., subtopics=True)")
+    t = _read(src, 'subtopic_qrels' if subtopics else 'qrels', columns)
+    return Qrels(t['qid'], t['docno'], t['rel'].astype(np.int64), t['source'], t.get('subtopic'))
 
 def read_run(src, # a TREC run file (plain or gzip), a `{qid: {docno: score}}` dict, a DataFrame or a `Run`
              columns:dict=None, # DataFrame column names, e.g. `dict(qid='topic', docno='doc', score='sim')`
+             ranks:bool=False, # also read the rank column (integers), which only the `"rank"` tie policy uses
             )->Run:
-    "Read a run; scores must be finite numbers, and the file's rank column is ignored."
-    if isinstance(src, Run): return src
-    return Run(*_read(src, 'run', columns))
+    "Read a run; scores must be finite numbers. The rank column is ignored unless `ranks=True`."
+    if isinstance(src, Run) and (src.rank is not None or not ranks): return src
+    if isinstance(src, Run): raise EvalInputError(f"run {src.source} was read without its rank column; read it with read_run(..., ranks=True)")
+    t = _read(src, 'ranked_run' if ranks else 'run', columns)
+    return Run(t['qid'], t['docno'], t['score'], t['source'], t.get('rank'))
 
 # %% ../nbs/00_core.ipynb #48e0d433
 def _stretch_starts(a:np.ndarray)->np.ndarray:
@@ -334,7 +350,7 @@ def _descending_key(score:np.ndarray)->np.ndarray:
     ascending = np.where(f >> np.uint32(31) == 1, ~f, f | np.uint32(0x80000000))
     return ~ascending
 
-def _order_trec(qcode, score, docno):
+def _order_trec(qcode, score, docno, rank=None):
     "trec_eval's order: by query, score (as float32) descending, then docno descending."
     key = (qcode.astype(np.uint64) << np.uint64(32)) | _descending_key(score).astype(np.uint64)
     o = np.argsort(key, kind='stable')
@@ -346,13 +362,20 @@ def _order_trec(qcode, score, docno):
         o[group] = rows[np.lexsort(tuple(~w for w in words.T[::-1]) + (key[rows],))]
     return o, tied
 
-def _order_input(qcode, score, docno):
+def _order_input(qcode, score, docno, rank=None):
     "The input's own order within each query."
     o = np.argsort(qcode, kind='stable')
     same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
     return o, same_query & np.r_[False, score[o][1:] == score[o][:-1]]
 
-TIE_POLICIES = dict(trec=_order_trec, input=_order_input)
+def _order_rank(qcode, score, docno, rank=None):
+    "The run's rank column, ascending; equal ranks keep the input order."
+    if rank is None: raise EvalInputError("ties='rank' needs the run's rank column: read the run with read_run(..., ranks=True)")
+    o = np.lexsort((rank, qcode))
+    same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
+    return o, same_query & np.r_[False, rank[o][1:] == rank[o][:-1]]
+
+TIE_POLICIES = dict(trec=_order_trec, input=_order_input, rank=_order_rank)
 
 # %% ../nbs/00_core.ipynb #2b39bdf1
 class Batch:
@@ -428,7 +451,7 @@ def check_k(k, # a cutoff: a positive whole number of ranks, or None for no cuto
 # %% ../nbs/00_core.ipynb #f6bd759c
 def join(qrels, # judgements: anything `read_qrels` accepts
          run, # a run: anything `read_run` accepts
-         ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (trec_eval's) or "input"
+         ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (trec_eval's), "input" or "rank"
          rel:int=1, # the lowest grade counted as relevant in `n_rel` (trec_eval's `-l`)
          depth:int=None, # keep each query's top `depth` documents (trec_eval's `-M`); None keeps all
          queries:str='run', # rows: "run" (queries in qrels and run) or "qrels" (every qrels query, trec_eval's `-c`)
@@ -437,7 +460,7 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     if ties not in TIE_POLICIES: raise EvalInputError(f"unknown tie policy {ties!r}; choose one of: {', '.join(TIE_POLICIES)}")
     if queries not in ('run', 'qrels'): raise EvalInputError(f"queries must be 'run' or 'qrels'; got {queries!r}")
     depth = check_k(depth, 'depth')
-    qrels, run = read_qrels(qrels), read_run(run)
+    qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
     ids, (rq, qq) = _query_codes(run.qid, qrels.qid)
     nw = _n_words(run.docno, qrels.docno)
     hr, hq = _pair_hash(rq, _doc_words(run.docno, nw)), _pair_hash(qq, _doc_words(qrels.docno, nw))
@@ -446,7 +469,7 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     judge = _match(rq, run.docno, hr, qq, qrels.docno, hq)
     in_run, in_qrels = (np.bincount(c, minlength=len(ids)) > 0 for c in (rq, qq))
     keep = in_qrels & in_run if queries == 'run' else in_qrels
-    order, tied = TIE_POLICIES[ties](rq, run.score, run.docno)
+    order, tied = TIE_POLICIES[ties](rq, run.score, run.docno, run.rank)
     sel = keep[rq[order]]
     order, tied = order[sel], tied[sel]
     pos = _positions(rq[order])
