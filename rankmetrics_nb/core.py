@@ -4,14 +4,17 @@
 
 # %% ../nbs/00_core.ipynb #2ed243a6
 from __future__ import annotations
-import gzip, io, os, warnings
+import gzip, io, mmap, os, warnings
+import multiprocessing as mp
+from concurrent.futures import ThreadPoolExecutor
+from functools import cached_property
 from itertools import chain
 from pathlib import Path
 import numpy as np
 
 # %% auto #0
-__all__ = ['TIE_POLICIES', 'EvalInputError', 'QueryMismatchWarning', 'Qrels', 'Run', 'read_qrels', 'read_run', 'Batch', 'check_k',
-           'join', 'label_matrix', 'top_k', 'per_query', 'as_result', 'Mean', 'query_mean']
+__all__ = ['PARSE_WORKERS', 'TIE_POLICIES', 'EvalInputError', 'QueryMismatchWarning', 'Qrels', 'Run', 'read_qrels', 'read_run',
+           'Batch', 'check_k', 'join', 'label_matrix', 'top_k', 'per_query', 'as_result', 'Mean', 'query_mean']
 
 # %% ../nbs/00_core.ipynb #3a77d51f
 class EvalInputError(ValueError):
@@ -35,6 +38,7 @@ def _line_bounds(b:np.ndarray):
 
 def _drop_comments(data:bytes)->bytes:
     "`data` without its comment lines, those whose first character is `#`."
+    if b'#' not in data: return data                  # one memchr: the common case
     if not (data.startswith(b'#') or b'\n#' in data): return data
     b = np.frombuffer(data, np.uint8)
     starts, ends = _line_bounds(b)
@@ -49,14 +53,26 @@ def _widest_line(data:bytes)->int:
     starts, ends = _line_bounds(np.frombuffer(data, np.uint8))
     return max(int((ends - starts).max()), 1)
 
+def _sample_width(data:bytes, sample:int=1 << 16)->int:
+    "A field width for the id columns: the next multiple of 8 above the longest word in the first 64 KiB."
+    return (max(map(len, data[:sample].split()), default=0) // 8 + 1) * 8
+
+def _used_width(s:np.ndarray)->int:
+    "Bytes used by the longest string of `s` (contiguous, width a multiple of 8), by OR-ing 8-byte words."
+    words = s.view(np.uint64).reshape(len(s), -1)
+    acc = [int(np.bitwise_or.reduce(words[:, j])) for j in range(words.shape[1])]
+    last = max((j for j, a in enumerate(acc) if a), default=None)
+    if last is None: return 1
+    return 8 * last + (acc[last].bit_length() + 7) // 8   # little-endian words: the high byte is the last
+
 def _trim(s:np.ndarray)->np.ndarray:
     "The byte strings `s` stored in the narrowest fixed width that holds them all."
     s = np.ascontiguousarray(s)
     if s.size == 0: return s.astype('S1')
-    m = s.view(np.uint8).reshape(len(s), -1)
-    used = np.flatnonzero(m.any(axis=0))
-    w = int(used[-1]) + 1 if len(used) else 1
-    return np.ascontiguousarray(m[:, :w]).view(f'S{w}').ravel()
+    w = s.dtype.itemsize
+    if w % 8: s, w = s.astype(f'S{w + (-w) % 8}'), w + (-w) % 8
+    used = _used_width(s)
+    return np.ascontiguousarray(s.view(np.uint8).reshape(len(s), w)[:, :used]).view(f'S{used}').ravel()
 
 # %% ../nbs/00_core.ipynb #6ae88e98
 _LAYOUTS = dict(
@@ -101,13 +117,61 @@ def _bad_line(data:bytes, source:str, layout:str, row=None, why=None)->EvalInput
         if p: return EvalInputError(f"{source}, line {no}: {p}: {b' '.join(fields).decode('utf-8', 'replace')!r}")
     return EvalInputError(f"{source}: unreadable {layout} data")
 
+# %% ../nbs/00_core.ipynb #2555df8b
+PARSE_WORKERS = None      # processes that parse a large file: None = one per CPU (at most 4); 1 = this process only
+_PARALLEL_BYTES = 32 << 20
+
+def _n_parts(nbytes:int)->int:
+    "How many parts to parse `nbytes` of text in."
+    if nbytes < _PARALLEL_BYTES or 'fork' not in mp.get_all_start_methods(): return 1
+    return max(1, min(PARSE_WORKERS or min(os.cpu_count() or 1, 4), nbytes // (_PARALLEL_BYTES // 2)))
+
+def _cuts(body:bytes, n:int)->list:
+    "(start, end) of `n` parts of `body`, each ending at a line end."
+    ends = [body.find(b'\n', len(body) * i // n) + 1 or len(body) for i in range(1, n)]
+    bounds = sorted(set([0] + [e for e in ends if 0 < e < len(body)] + [len(body)]))
+    return list(zip(bounds[:-1], bounds[1:]))
+
+def _child_part(conn, shared, body, lo, hi, L, w, data, source, layout):
+    "Run in a forked child: parse one part into `shared`, send (name, dtype, length, offset) per column."
+    try:
+        cols, meta, off = _parse_part(body, lo, hi, L, w, data, source, layout), [], 0
+        for name, a in (cols or {}).items():
+            shared[off:off + a.nbytes] = memoryview(np.ascontiguousarray(a)).cast('B')
+            meta.append((name, a.dtype.str, len(a), off)); off += a.nbytes
+        conn.send(meta if cols is not None else None)
+    except BaseException: conn.send('error')
+    finally: conn.close()
+
+def _parse_parallel(body:bytes, L:dict, w:int, data:bytes, source:str, layout:str):
+    "`_parse_part` over the whole `body`, parts in forked children; None when a value may have been cut."
+    parts = _cuts(body, _n_parts(len(body)))
+    if len(parts) <= 1: return _parse_part(body, 0, len(body), L, w, data, source, layout)
+    row_bytes = sum(w if k == 'S' else 8 for k in L['kinds'] if k != '-')
+    ctx, children, ok = mp.get_context('fork'), [], False
+    try:
+        for lo, hi in parts[1:]:
+            shared = mmap.mmap(-1, (body.count(b'\n', lo, hi) + 1) * row_bytes)
+            recv, send = ctx.Pipe(duplex=False)
+            p = ctx.Process(target=_child_part, args=(send, shared, body, lo, hi, L, w, data, source, layout), daemon=True)
+            p.start(); send.close()
+            children.append((p, recv, shared))
+        results = [_parse_part(body, *parts[0], L, w, data, source, layout)]
+        for p, recv, shared in children:
+            meta = recv.recv()
+            if meta == 'error': raise _bad_line(data, source, layout)
+            results.append(None if meta is None else {n: np.frombuffer(shared, d, c, o) for n, d, c, o in meta})
+        ok = True
+    finally:
+        for p, _, _ in children:
+            if not ok and p.is_alive(): p.terminate()     # this process failed first: stop the others
+            p.join()
+    if any(r is None for r in results): return None
+    return {c: np.concatenate([r[c] for r in results]) for c in results[0]}
+
 # %% ../nbs/00_core.ipynb #fb9d457a
-def _parse_text(data:bytes, source:str, layout:str)->dict:
-    "The kept columns of TREC `layout` text, parsed by numpy's C reader; a bad line raises `EvalInputError`."
-    L = _LAYOUTS[layout]
-    body = _drop_comments(data)
-    if not body.strip(): raise EvalInputError(f"{source}: no data lines (the input is empty or only comments)")
-    w = _widest_line(body)
+def _loadtxt(body:bytes, L:dict, w:int, data:bytes, source:str, layout:str)->np.ndarray:
+    "The columns of layout `L` parsed from `body`, string columns `w` bytes wide."
     # Read the kept columns and the last one, so that a short line fails; where no extra columns
     # are allowed, read every column, so that a long line fails too.
     last = len(L['kinds']) - 1
@@ -116,10 +180,29 @@ def _parse_text(data:bytes, source:str, layout:str)->dict:
     dtype = np.dtype([(L['columns'][i], width(L['kinds'][i])) for i in cols])
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter('ignore')   # numpy's note that blank lines do not count as rows
-            t = np.loadtxt(io.BytesIO(body), dtype=dtype, comments=None, ndmin=1, usecols=cols if L['extra'] else None)
+            warnings.simplefilter('ignore')   # numpy's notes on blank lines and empty input
+            return np.loadtxt(io.BytesIO(body), dtype=dtype, comments=None, ndmin=1, usecols=cols if L['extra'] else None)
     except ValueError as e: raise _bad_line(data, source, layout) from e
-    out = {c: (_trim(t[c]) if k == 'S' else t[c].copy()) for c, k in zip(L['columns'], L['kinds']) if k != '-'}
+
+# %% ../nbs/00_core.ipynb #a56dac0d
+def _fills_width(t:np.ndarray, column:str)->bool:
+    "Whether some value of string `column` of the records `t` uses every byte of its width (so may have been cut)."
+    dtype, offset = t.dtype.fields[column][:2]
+    return bool(t.view(np.uint8).reshape(len(t), -1)[:, offset + dtype.itemsize - 1].any())
+
+def _parse_part(body:bytes, lo:int, hi:int, L:dict, w:int, data:bytes, source:str, layout:str):
+    "The kept columns of lines `body[lo:hi]`, strings trimmed; None when a value may have been cut at width `w`."
+    t = _loadtxt(body[lo:hi] if (lo, hi) != (0, len(body)) else body, L, w, data, source, layout)
+    if len(t) and any(_fills_width(t, c) for c, k in zip(L['columns'], L['kinds']) if k == 'S'): return None
+    return {c: (_trim(t[c]) if k == 'S' else t[c].copy()) for c, k in zip(L['columns'], L['kinds']) if k != '-'}
+
+def _parse_text(data:bytes, source:str, layout:str)->dict:
+    "The kept columns of TREC `layout` text, parsed by numpy's C reader; a bad line raises `EvalInputError`."
+    L = _LAYOUTS[layout]
+    body = _drop_comments(data)
+    out = _parse_parallel(body, L, _sample_width(body), data, source, layout)
+    if out is None: out = _parse_part(body, 0, len(body), L, _widest_line(body), data, source, layout)   # exact bound
+    if len(next(iter(out.values()))) == 0: raise EvalInputError(f"{source}: no data lines (the input is empty or only comments)")
     if 'score' in out and not np.isfinite(out['score']).all(): raise _bad_line(data, source, layout)
     return out
 
@@ -259,29 +342,25 @@ def _query_codes(*qids):
     codes = [np.repeat(np.searchsorted(ids, q[s]), np.diff(np.r_[s, len(q)])) for q, s in zip(qids, starts)]
     return ids, codes
 
-def _doc_words(docno:np.ndarray, n_words:int)->np.ndarray:
-    "Document ids as `n_words` big-endian uint64 words each (rows), ordered like the ids."
-    w = docno.dtype.itemsize
-    m = np.zeros((len(docno), n_words * 8), np.uint8)
-    m[:, :w] = np.ascontiguousarray(docno).view(np.uint8).reshape(len(docno), w)
-    return m.view('>u8').astype(np.uint64)
+def _doc_words(docno:np.ndarray, n_words:int, ordered:bool=True)->np.ndarray:
+    "Document ids as `n_words` uint64 words each (rows): big-endian, ordered like the ids, or (`ordered=False`) as stored, for hashing."
+    padded = np.ascontiguousarray(docno).astype(f'S{8 * n_words}')          # zero-padded on the right
+    return padded.view('>u8' if ordered else np.uint64).reshape(len(docno), n_words).astype(np.uint64, copy=not ordered)
 
 def _n_words(*docnos)->int: return max(-(-d.dtype.itemsize // 8) for d in docnos)
 
 # %% ../nbs/00_core.ipynb #c3b5197d
 _M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
 
-def _mix(h:np.ndarray)->np.ndarray:
-    "splitmix64's finaliser: a well-spread 64-bit hash of each element (arithmetic wraps around)."
-    h = (h ^ (h >> np.uint64(30))) * _M1
-    h = (h ^ (h >> np.uint64(27))) * _M2
-    return h ^ (h >> np.uint64(31))
-
 def _pair_hash(qcode:np.ndarray, words:np.ndarray)->np.ndarray:
-    "One 64-bit hash per (query code, document words) row."
+    "One 64-bit hash per (query code, document words) row; arithmetic wraps around, arrays are updated in place."
+    h, t = qcode.astype(np.uint64), np.empty(len(qcode), np.uint64)
+    def round_(m, shift):                         # h = (h * m) ^ ((h * m) >> shift)
+        np.multiply(h, m, out=h); np.right_shift(h, np.uint64(shift), out=t); np.bitwise_xor(h, t, out=h)
     with np.errstate(over='ignore'):
-        h = _mix(qcode.astype(np.uint64) + _GOLD)
-        for col in words.T: h = _mix(h ^ col)
+        np.add(h, _GOLD, out=h); round_(_M1, 31)
+        for col in words.T: np.bitwise_xor(h, col, out=h); round_(_M2, 29)
+        round_(_M1, 32)
     return h
 
 def _same_pair(qa, da, qb, db)->np.ndarray:
@@ -319,14 +398,18 @@ def _duplicate_pair_exact(qcode, docno):
 # %% ../nbs/00_core.ipynb #140290ee
 def _match(rq, rd, hr, qq, qd, hq)->np.ndarray:
     "For each run row (codes `rq`, ids `rd`, hashes `hr`), the qrels row judging the same pair, or -1."
-    o = np.argsort(hq, kind='stable')
+    o = np.argsort(hq)
     hs = hq[o]
-    if (hs[1:] == hs[:-1]).any(): return _match_exact(rq, rd, qq, qd)   # qrels pairs are distinct: a collision
-    pos = np.minimum(np.searchsorted(hs, hr), len(hs) - 1)
-    hit = np.flatnonzero(hs[pos] == hr)
-    j = o[pos[hit]]
-    same = _same_pair(rq[hit], rd[hit], qq[j], qd[j])
-    if not same.all(): return _match_exact(rq, rd, qq, qd)
+    if (hs[1:] == hs[:-1]).any(): return _match_exact(rq, rd, qq, qd)      # distinct qrels pairs share a hash
+    size = 1 << max(16, (64 * len(hq) - 1).bit_length())
+    low = np.uint64(size - 1)
+    seen = np.zeros(size, bool)
+    seen[(hq & low).astype(np.intp)] = True
+    cand = np.flatnonzero(seen[(hr & low).astype(np.intp)])                # judged rows, and ~1.5 % others
+    pos = np.minimum(np.searchsorted(hs, hr[cand]), len(hs) - 1)
+    found = hs[pos] == hr[cand]
+    hit, j = cand[found], o[pos[found]]
+    if not _same_pair(rq[hit], rd[hit], qq[j], qd[j]).all(): return _match_exact(rq, rd, qq, qd)
     out = np.full(len(rq), -1, np.int64)
     out[hit] = j
     return out
@@ -382,6 +465,14 @@ class Batch:
     "Rank-ordered grades of many queries, joined to their judgements: what every metric reads."
     def __init__(self, **kw): self.__dict__.update(kw)
     def __len__(self): return len(self.qids)
+    # Laid out on first use: most metrics read only `grades` and `judged`.
+    @cached_property
+    def scores(self)->np.ndarray: return self._lay(self._run.score[self._order], np.nan)
+    @cached_property
+    def tied(self)->np.ndarray: return self._lay(self._tied, False)
+    @cached_property
+    def doc_index(self)->np.ndarray: return self._lay(self._order, -1)
+    def _lay(self, values, fill): return _scatter(self._flat, *self.grades.shape, values, fill)
     @property
     def depth(self)->int: return self.grades.shape[1]
     def n_rel_at(self, rel)->np.ndarray:
@@ -389,7 +480,7 @@ class Batch:
         return (self.ideal >= rel).sum(axis=1)
     def docnos(self)->np.ndarray:
         "Document ids in rank order (queries × depth, '' for padding)."
-        out = np.where(self.doc_index >= 0, self._run_docno[np.maximum(self.doc_index, 0)], b'')
+        out = np.where(self.doc_index >= 0, self._run.docno[np.maximum(self.doc_index, 0)], b'')
         return _text(out)
     def report(self)->str:
         "What was evaluated and what was left out."
@@ -411,11 +502,17 @@ def _positions(sorted_codes:np.ndarray)->np.ndarray:
     starts = _stretch_starts(sorted_codes)
     return np.arange(len(sorted_codes)) - np.repeat(starts, np.diff(np.r_[starts, len(sorted_codes)]))
 
+def _scatter(flat:np.ndarray, n_rows:int, width:int, values:np.ndarray, fill)->np.ndarray:
+    "A (n_rows × width) matrix with `values` at the increasing flat (row-major) positions `flat`, `fill` elsewhere."
+    dtype = np.result_type(values, np.asarray(fill))
+    if len(flat) == n_rows * width: return np.array(values, dtype=dtype).reshape(n_rows, width)   # every cell filled
+    m = np.full(n_rows * width, fill, dtype=dtype)
+    m[flat] = values
+    return m.reshape(n_rows, width)
+
 def _layout(row:np.ndarray, pos:np.ndarray, n_rows:int, width:int, values:np.ndarray, fill)->np.ndarray:
     "A (n_rows × width) matrix with `values` at (`row`, `pos`) and `fill` elsewhere."
-    m = np.full((n_rows, width), fill, dtype=np.result_type(values, np.asarray(fill)))
-    m[row, pos] = values
-    return m
+    return _scatter(row * width + pos, n_rows, width, values, fill)
 
 def _ideal_matrix(row:np.ndarray, rel:np.ndarray, n_rows:int)->np.ndarray:
     "Each query's judged grades sorted descending, NaN padded."
@@ -462,28 +559,33 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     depth = check_k(depth, 'depth')
     qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
     ids, (rq, qq) = _query_codes(run.qid, qrels.qid)
-    nw = _n_words(run.docno, qrels.docno)
-    hr, hq = _pair_hash(rq, _doc_words(run.docno, nw)), _pair_hash(qq, _doc_words(qrels.docno, nw))
-    _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
-    _check_distinct(rq, run.docno, hr, ids, run.source, 'run')
-    judge = _match(rq, run.docno, hr, qq, qrels.docno, hq)
+    with ThreadPoolExecutor(2) as pool:          # numpy's sorts release the GIL: order and check on the other core
+        ordering = pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
+        nw = _n_words(run.docno, qrels.docno)
+        hr, hq = (_pair_hash(c, _doc_words(d, nw, ordered=False)) for c, d in ((rq, run.docno), (qq, qrels.docno)))
+        distinct = pool.submit(_check_distinct, rq, run.docno, hr, ids, run.source, 'run')
+        _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
+        judge = _match(rq, run.docno, hr, qq, qrels.docno, hq)
+        distinct.result()
+        order, tied = ordering.result()
     in_run, in_qrels = (np.bincount(c, minlength=len(ids)) > 0 for c in (rq, qq))
     keep = in_qrels & in_run if queries == 'run' else in_qrels
-    order, tied = TIE_POLICIES[ties](rq, run.score, run.docno, run.rank)
-    sel = keep[rq[order]]
-    order, tied = order[sel], tied[sel]
-    pos = _positions(rq[order])
-    if depth is not None: order, tied, pos = order[pos < depth], tied[pos < depth], pos[pos < depth]
+    codes = rq[order]
+    if not keep[codes].all(): order, tied, codes = (a[keep[codes]] for a in (order, tied, codes))
+    pos = _positions(codes)
+    if depth is not None: order, tied, codes, pos = (a[pos < depth] for a in (order, tied, codes, pos))
     row_of = np.cumsum(keep) - 1
-    row, n, width, j = row_of[rq[order]], int(keep.sum()), int(pos.max(initial=-1)) + 1, judge[order]
-    lay = lambda values, fill: _layout(row, pos, n, width, values, fill)
+    row, n, width, j = row_of[codes], int(keep.sum()), int(pos.max(initial=-1)) + 1, judge[order]
+    flat = row * width + pos
+    grade = np.zeros(len(j))
+    judged_at = np.flatnonzero(j >= 0)
+    grade[judged_at] = qrels.rel[j[judged_at]]
     ideal = _ideal_matrix(row_of[qq[keep[qq]]], qrels.rel[keep[qq]], n)
-    b = Batch(qids=_text(ids[keep]), grades=lay(np.where(j >= 0, qrels.rel[np.maximum(j, 0)], 0).astype(np.float64), np.nan),
-              judged=lay(j >= 0, False), scores=lay(run.score[order], np.nan), tied=lay(tied, False),
-              doc_index=lay(order, -1), n_ret=np.bincount(row, minlength=n), ideal=ideal, rel=rel,
+    b = Batch(qids=_text(ids[keep]), grades=_scatter(flat, n, width, grade, np.nan),
+              judged=_scatter(flat, n, width, j >= 0, False), n_ret=np.bincount(row, minlength=n), ideal=ideal, rel=rel,
               n_rel=(ideal >= rel).sum(axis=1), in_run=in_run[keep], ties=ties, queries=queries, depth_cut=depth,
               missing_from_run=_text(ids[in_qrels & ~in_run]), missing_from_qrels=_text(ids[in_run & ~in_qrels]),
-              _run_docno=run.docno)
+              _flat=flat, _order=order, _tied=tied, _run=run)
     dropped = len(b.missing_from_qrels) + (len(b.missing_from_run) if queries == 'run' else 0)
     if dropped: warnings.warn(QueryMismatchWarning(b.report()), stacklevel=2)
     return b
