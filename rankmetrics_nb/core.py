@@ -352,8 +352,16 @@ def _n_words(*docnos)->int: return max(-(-d.dtype.itemsize // 8) for d in docnos
 # %% ../nbs/00_core.ipynb #c3b5197d
 _M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
 
+_BLOCK = 1 << 20   # rows per block: big array passes run block by block, so temporaries stay small and reused
+
 def _pair_hash(qcode:np.ndarray, words:np.ndarray)->np.ndarray:
-    "One 64-bit hash per (query code, document words) row; arithmetic wraps around, arrays are updated in place."
+    "One 64-bit hash per (query code, document words) row, computed block by block."
+    out = np.empty(len(qcode), np.uint64)
+    for lo in range(0, len(qcode), _BLOCK): out[lo:lo + _BLOCK] = _hash_block(qcode[lo:lo + _BLOCK], words[lo:lo + _BLOCK])
+    return out
+
+def _hash_block(qcode:np.ndarray, words:np.ndarray)->np.ndarray:
+    "`_pair_hash` of one block; arithmetic wraps around, arrays are updated in place."
     h, t = qcode.astype(np.uint64), np.empty(len(qcode), np.uint64)
     def round_(m, shift):                         # h = (h * m) ^ ((h * m) >> shift)
         np.multiply(h, m, out=h); np.right_shift(h, np.uint64(shift), out=t); np.bitwise_xor(h, t, out=h)
@@ -376,15 +384,16 @@ def _first_repeat(o:np.ndarray, same:np.ndarray):
 
 def _duplicate_pair(qcode, docno, h):
     "The rows of the first (query, document) pair that occurs twice, or None."
-    s = np.sort(h)                          # the common case, no repeated hash, needs no argsort
-    if not (s[1:] == s[:-1]).any(): return None
-    o = np.argsort(h, kind='stable')
-    cand = np.flatnonzero(h[o][1:] == h[o][:-1])
-    if len(cand) == 0: return None
-    same = _same_pair(qcode[o[cand]], docno[o[cand]], qcode[o[cand + 1]], docno[o[cand + 1]])
-    if not same.all(): return _duplicate_pair_exact(qcode, docno)   # a hash collision: decide exactly
-    flags = np.zeros(len(h) - 1, bool); flags[cand] = True
-    return _first_repeat(o, flags)
+    top = (h >> np.uint64(32)).astype(np.uint32)     # sorting 32 bits is faster; repeats are only candidates
+    s = np.sort(top)
+    repeated = s[1:][s[1:] == s[:-1]]                # chance repeats: about n²/2³³ (some thousands for 10⁷ rows)
+    if len(repeated) == 0: return None
+    size = 1 << max(20, (256 * len(repeated)).bit_length())
+    seen = np.zeros(size, bool)
+    seen[(repeated & np.uint32(size - 1)).astype(np.intp)] = True
+    rows = np.flatnonzero(seen[(top & np.uint32(size - 1)).astype(np.intp)])   # every repeated value's rows, a few more
+    pair = _duplicate_pair_exact(qcode[rows], docno[rows])
+    return None if pair is None else (int(rows[pair[0]]), int(rows[pair[1]]))
 
 def _exact_order(qcode, docno, *minor):
     "Rows sorted by (query code, document id, *minor keys), exactly, by a stable multi-key sort."
@@ -471,7 +480,7 @@ class Batch:
     @cached_property
     def tied(self)->np.ndarray: return self._lay(self._tied, False)
     @cached_property
-    def doc_index(self)->np.ndarray: return self._lay(self._order, -1)
+    def doc_index(self)->np.ndarray: return self._lay(self._order.copy(), -1)
     def _lay(self, values, fill): return _scatter(self._flat, *self.grades.shape, values, fill)
     @property
     def depth(self)->int: return self.grades.shape[1]
@@ -502,10 +511,10 @@ def _positions(sorted_codes:np.ndarray)->np.ndarray:
     starts = _stretch_starts(sorted_codes)
     return np.arange(len(sorted_codes)) - np.repeat(starts, np.diff(np.r_[starts, len(sorted_codes)]))
 
-def _scatter(flat:np.ndarray, n_rows:int, width:int, values:np.ndarray, fill)->np.ndarray:
-    "A (n_rows × width) matrix with `values` at the increasing flat (row-major) positions `flat`, `fill` elsewhere."
+def _scatter(flat:np.ndarray|None, n_rows:int, width:int, values:np.ndarray, fill)->np.ndarray:
+    "A (n_rows × width) matrix with `values` at the increasing flat (row-major) positions `flat`, `fill` elsewhere; `flat=None`: every cell, in order."
     dtype = np.result_type(values, np.asarray(fill))
-    if len(flat) == n_rows * width: return np.array(values, dtype=dtype).reshape(n_rows, width)   # every cell filled
+    if flat is None: return np.asarray(values, dtype).reshape(n_rows, width)   # no copy: callers pass fresh arrays
     m = np.full(n_rows * width, fill, dtype=dtype)
     m[flat] = values
     return m.reshape(n_rows, width)
@@ -572,17 +581,23 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     keep = in_qrels & in_run if queries == 'run' else in_qrels
     codes = rq[order]
     if not keep[codes].all(): order, tied, codes = (a[keep[codes]] for a in (order, tied, codes))
-    pos = _positions(codes)
-    if depth is not None: order, tied, codes, pos = (a[pos < depth] for a in (order, tied, codes, pos))
-    row_of = np.cumsum(keep) - 1
-    row, n, width, j = row_of[codes], int(keep.sum()), int(pos.max(initial=-1)) + 1, judge[order]
-    flat = row * width + pos
+    n, row_of = int(keep.sum()), np.cumsum(keep) - 1
+    counts = np.bincount(codes, minlength=len(ids))[keep]               # documents of each kept query
+    if n and (counts == counts[0]).all():                               # all equally deep: the matrix is a reshape
+        width, flat = int(counts[0]) if depth is None else min(int(counts[0]), depth), None
+        if width < counts[0]: order, tied = (a.reshape(n, -1)[:, :width].ravel() for a in (order, tied))
+    else:
+        pos = _positions(codes)
+        if depth is not None: order, tied, codes, pos = (a[pos < depth] for a in (order, tied, codes, pos))
+        width = int(pos.max(initial=-1)) + 1
+        flat = row_of[codes] * width + pos
+    j = judge[order]
     grade = np.zeros(len(j))
     judged_at = np.flatnonzero(j >= 0)
     grade[judged_at] = qrels.rel[j[judged_at]]
     ideal = _ideal_matrix(row_of[qq[keep[qq]]], qrels.rel[keep[qq]], n)
     b = Batch(qids=_text(ids[keep]), grades=_scatter(flat, n, width, grade, np.nan),
-              judged=_scatter(flat, n, width, j >= 0, False), n_ret=np.bincount(row, minlength=n), ideal=ideal, rel=rel,
+              judged=_scatter(flat, n, width, j >= 0, False), n_ret=np.minimum(counts, width), ideal=ideal, rel=rel,
               n_rel=(ideal >= rel).sum(axis=1), in_run=in_run[keep], ties=ties, queries=queries, depth_cut=depth,
               missing_from_run=_text(ids[in_qrels & ~in_run]), missing_from_qrels=_text(ids[in_run & ~in_qrels]),
               _flat=flat, _order=order, _tied=tied, _run=run)
