@@ -14,3 +14,8 @@ from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
 from .average_precision import average_precision, mean_average_precision, DENOMINATORS
+from .dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, PRESETS as DCG_PRESETS
+from .err import err, mean_err, cascade_stop_probabilities, cascade_probabilities, simulate_cascade, PRESETS as ERR_PRESETS
+from .diversity import (subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia,
+                                      strec, SubtopicBatch, join_subtopics, DiversityTable, diversity_table, DIVERSITY_PRESETS)
+from .rank_correlation import rank_correlation, kendall_tau

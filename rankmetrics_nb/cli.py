@@ -12,6 +12,7 @@ from .data import example_paths
 from .precision import precision
 from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision
+from .dcg import ndcg
 
 # %% auto #0
 __all__ = ['summarize', 'format_table', 'main']
@@ -25,7 +26,8 @@ _COLUMNS = dict(
     **{'judged@10': lambda b, rel: float(b.judged[:, :10].sum() / max(10 * len(b), 1)),
        'P@10': lambda b, rel: float(query_mean(precision(b, k=10, rel=rel))),
        'MAP': lambda b, rel: float(query_mean(average_precision(b, rel=rel))),
-       'MRR': lambda b, rel: float(query_mean(reciprocal_rank(b, rel=rel)))})
+       'MRR': lambda b, rel: float(query_mean(reciprocal_rank(b, rel=rel))),
+       'nDCG@10': lambda b, rel: float(query_mean(ndcg(b, k=10)))})
 
 def summarize(batch:Batch, # a joined run
              )->dict:

@@ -17,7 +17,7 @@ def test_main_job_prints_the_table_and_the_report():
     r = run('example')
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0].split() == ['run', 'queries', 'retrieved', 'relevant', 'rel_retrieved', 'judged@10', 'P@10', 'MAP', 'MRR']
+    assert lines[0].split() == ['run', 'queries', 'retrieved', 'relevant', 'rel_retrieved', 'judged@10', 'P@10', 'MAP', 'MRR', 'nDCG@10']
     assert lines[2].split()[:3] == ['bm25', '36', '1800'] and lines[3].split()[:3] == ['rerank', '35', '1750']
     assert 'note: rerank: 1 query in the qrels but not the run: 136' in r.stdout
     assert 'note: bm25: 1 query in the run but not the qrels (not evaluated): 199' in r.stdout
@@ -59,13 +59,13 @@ def test_each_bad_qrels_line_is_named(tmp_path, text, message):
     assert r.returncode == 2 and message in r.stderr, r.stderr
 
 def test_main_job_means_agree_with_pytrec_eval():
-    "The table's P@10, MAP and MRR are pytrec_eval's P_10, map and recip_rank means on the same files (4 decimals)."
+    "The table's P@10, MAP, MRR and nDCG@10 are pytrec_eval's P_10, map, recip_rank and ndcg_cut_10 means (4 decimals)."
     pytrec_eval = pytest.importorskip('pytrec_eval')
     paths = example_paths()
     with open(paths['qrels']) as f: qrels = pytrec_eval.parse_qrel(f)
     table = {l.split()[0]: l.split() for l in run('example').stdout.splitlines()[2:4]}
     for name in ('bm25', 'rerank'):
         with open(paths[name]) as f: r = {q: d for q, d in pytrec_eval.parse_run(f).items() if q in qrels}
-        res = pytrec_eval.RelevanceEvaluator(qrels, {'P.10', 'map', 'recip_rank'}).evaluate(r)
-        means = [sum(v[m] for v in res.values()) / len(res) for m in ('P_10', 'map', 'recip_rank')]
-        assert table[name][6:9] == [f'{m:.4f}' for m in means], name
+        res = pytrec_eval.RelevanceEvaluator(qrels, {'P.10', 'map', 'recip_rank', 'ndcg_cut.10'}).evaluate(r)
+        means = [sum(v[m] for v in res.values()) / len(res) for m in ('P_10', 'map', 'recip_rank', 'ndcg_cut_10')]
+        assert table[name][6:10] == [f'{m:.4f}' for m in means], name
