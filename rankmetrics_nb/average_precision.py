@@ -5,7 +5,7 @@
 # %% ../nbs/04_average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
-from .core import (EvalInputError, Batch, Mean, check_k, label_matrix, top_k, per_query,
+from .core import (EvalInputError, Batch, Mean, check_k, check_rel, label_matrix, top_k, per_query,
                                  as_result, query_mean)
 
 # %% auto #0
@@ -24,13 +24,6 @@ def _check_denominator(denominator)->str:
     if not isinstance(denominator, str) or denominator not in DENOMINATORS:
         raise EvalInputError(f"unknown denominator {denominator!r}; choose one of: {', '.join(DENOMINATORS)}")
     return denominator
-
-def _check_rel(rel)->float:
-    "`rel` as a float, or a clear error: the lowest relevant grade must be a positive number."
-    ok = isinstance(rel, (int, float, np.integer, np.floating)) and not isinstance(rel, (bool, np.bool_))
-    if not ok or not np.isfinite(rel) or rel <= 0:
-        raise EvalInputError(f"rel must be a positive grade (the lowest grade counted as relevant); got {rel!r}")
-    return float(rel)
 
 def _check_n_rel(n_rel, n:int)->np.ndarray:
     "`n_rel` as one whole count ≥ 0 per query (a float array), or a clear error."
@@ -76,7 +69,7 @@ def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D
                      ): # a float for one list, else one value per query
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
     m, single = label_matrix(labels)
-    denominator, k, rel = _check_denominator(denominator), check_k(k), _check_rel(rel)
+    denominator, k, rel = _check_denominator(denominator), check_k(k), check_rel(rel)
     R = _relevant_total(labels, (m >= rel).sum(axis=1), n_rel, rel)
     r = top_k(m, k) >= rel
     D = dict(n_rel=R, retrieved=r.sum(axis=1), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]

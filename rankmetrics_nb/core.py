@@ -14,7 +14,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['PARSE_WORKERS', 'TIE_POLICIES', 'EvalInputError', 'QueryMismatchWarning', 'Qrels', 'Run', 'read_qrels', 'read_run',
-           'Batch', 'check_k', 'join', 'label_matrix', 'top_k', 'per_query', 'as_result', 'Mean', 'query_mean']
+           'Batch', 'check_k', 'check_rel', 'join', 'label_matrix', 'top_k', 'per_query', 'as_result', 'Mean',
+           'query_mean']
 
 # %% ../nbs/00_core.ipynb #3a77d51f
 class EvalInputError(ValueError):
@@ -553,6 +554,15 @@ def check_k(k, # a cutoff: a positive whole number of ranks, or None for no cuto
     if not np.isfinite(k) or k != int(k): raise EvalInputError(f"{name} must be a whole number of ranks; got {k!r}")
     if k <= 0: raise EvalInputError(f"{name} must be a positive number of ranks; got {k!r}")
     return int(k)
+
+# %% ../nbs/00_core.ipynb #a44d32f5
+def check_rel(rel, # the lowest grade counted as relevant
+             )->float:
+    "`rel` as a float, or a clear error: the threshold must be a positive finite number."
+    ok = isinstance(rel, (int, float, np.integer, np.floating)) and not isinstance(rel, (bool, np.bool_))
+    if not ok or not np.isfinite(rel) or rel <= 0:
+        raise EvalInputError(f"rel must be a positive number (the lowest grade counted as relevant); got {rel!r}")
+    return float(rel)
 
 # %% ../nbs/00_core.ipynb #f6bd759c
 def join(qrels, # judgements: anything `read_qrels` accepts

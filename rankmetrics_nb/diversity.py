@@ -8,7 +8,7 @@ import gzip, os, warnings
 from itertools import chain, permutations
 from pathlib import Path
 import numpy as np
-from .core import (EvalInputError, QueryMismatchWarning, Qrels, Run, Mean, read_qrels, read_run,
+from .core import (EvalInputError, QueryMismatchWarning, Qrels, Run, Mean, read_qrels, read_run, check_rel,
                                  join, check_k, as_result)
 from .core import _query_codes, _doc_words, _n_words, _positions, _bytes_array, _text, _id
 
@@ -406,8 +406,7 @@ def join_subtopics(qrels, # diversity judgements (`topic subtopic docno judgment
     "Order the run and lay it out as subtopic flags (queries × ranks × subtopics), with every query's judged documents."
     q = read_qrels(qrels, subtopics=True)
     ties = _check_choice(ties, 'tie policy', TIES)
-    if isinstance(rel, (bool, np.bool_)) or not isinstance(rel, (int, float, np.integer, np.floating)) or not rel > 0:
-        raise EvalInputError(f"rel must be a positive grade (the lowest grade counted as relevant); got {rel!r}")
+    rel = check_rel(rel)
     r = _order_traditional(read_run(run)) if ties == 'traditional' else read_run(run, ranks=ties == 'rank')
     ids, code, docno, flags, names = _judged_documents(q, rel)
     pairs = Qrels(ids[code], docno, np.arange(1, len(docno) + 1), q.source)         # grade = the pair's index + 1

@@ -5,7 +5,7 @@
 # %% ../nbs/03_reciprocal_rank.ipynb #e3d013c0
 from __future__ import annotations
 import numpy as np
-from .core import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean
+from .core import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank']
@@ -22,13 +22,6 @@ def _choice(value, # the value given
     if not isinstance(value, str) or value not in allowed:
         raise EvalInputError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
     return value
-
-def _check_rel(rel)->float:
-    "The relevance threshold as a float: a positive number, or an error."
-    ok = isinstance(rel, (int, float, np.integer, np.floating)) and not isinstance(rel, (bool, np.bool_))
-    if not ok or not np.isfinite(rel) or rel <= 0:
-        raise EvalInputError(f"rel must be a positive number (the lowest grade counted as relevant); got {rel!r}")
-    return float(rel)
 
 # %% ../nbs/03_reciprocal_rank.ipynb #b0cd5826
 def _first_rank(hits:np.ndarray, # (queries × ranks) booleans: the documents that end the search
@@ -62,7 +55,7 @@ def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D a
                     by:str='first', # "first": the first relevant document; "most_relevant": the first with the query's highest grade
                    ): # a float for one list, else one value per query
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
-    by, rel = _choice(by, _BY, 'by'), _check_rel(rel)
+    by, rel = _choice(by, _BY, 'by'), check_rel(rel)
     m, single = label_matrix(labels)
     return as_result(_inverse(_first_rank(_targets(labels, m, top_k(m, k), rel, by))), single)
 

@@ -22,3 +22,11 @@ def trec_scale(tmp_path_factory):
     folder = tmp_path_factory.mktemp('bench-data')
     mod.ensure('trec', data_dir=folder)
     return {k: Path(v) for k, v in mod.paths('trec', folder).items()}
+
+@pytest.fixture(scope='session')
+def trec_dicts(trec_scale):
+    "The TREC-scale qrels and run as pytrec_eval's own parsers read them (the test skips where pytrec_eval is absent)."
+    pytrec_eval = pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
+    with open(trec_scale['qrels']) as f: qrels = pytrec_eval.parse_qrel(f)
+    with open(trec_scale['run']) as f: run = pytrec_eval.parse_run(f)
+    return qrels, run

@@ -26,14 +26,6 @@ def ours(b, rel):
 
 # ---------------------------------------------------------------- the benchmark's TREC-scale data
 
-@pytest.fixture(scope='module')
-def trec_dicts(trec_scale):
-    "The TREC-scale qrels and run as read by pytrec_eval's own parsers."
-    pe = pytrec()
-    with open(trec_scale['qrels']) as f: qrels = pe.parse_qrel(f)
-    with open(trec_scale['run']) as f: run = pe.parse_run(f)
-    return qrels, run
-
 @pytest.mark.parametrize('rel', [1, 2, 3])
 def test_map_and_map_cut_agree_with_pytrec_eval(trec_scale, trec_dicts, rel):
     "Per query, map and map_cut_5/10/100/1000 equal pytrec_eval's to 1e-12; so does MAP."

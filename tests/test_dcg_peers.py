@@ -69,14 +69,6 @@ def test_trec_eval_ignores_the_relevance_level(trec_eval_dir):
 
 # ---------------------------------------------------------------- the benchmark's TREC-scale data
 
-@pytest.fixture(scope='module')
-def trec_dicts(trec_scale):
-    "The TREC-scale qrels and run as read by pytrec_eval's own parsers."
-    pe = pytrec()
-    with open(trec_scale['qrels']) as f: qrels = pe.parse_qrel(f)
-    with open(trec_scale['run']) as f: run = pe.parse_run(f)
-    return qrels, run
-
 @pytest.mark.parametrize('level', [1, 2, 3])
 def test_ndcg_and_ndcg_cut_agree_with_pytrec_eval(trec_scale, trec_dicts, level):
     "Per query, ndcg and ndcg_cut_5..1000 equal pytrec_eval's to 1e-12, at every relevance level (which nDCG ignores)."
