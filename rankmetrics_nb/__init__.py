@@ -8,7 +8,7 @@ __all__ = []
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .core import (EvalInputError, QueryMismatchWarning, Qrels, Run, Batch, TIE_POLICIES,
-                                 read_qrels, read_run, join, check_k, check_rel, label_matrix, top_k, per_query, as_result,
+                                 read_qrels, read_run, join, check_k, check_rel, apply_preset, label_matrix, top_k, per_query, as_result,
                                  Mean, query_mean)
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
 from .precision import precision, recall, f_measure, r_precision, success

@@ -14,8 +14,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['PARSE_WORKERS', 'TIE_POLICIES', 'EvalInputError', 'QueryMismatchWarning', 'Qrels', 'Run', 'read_qrels', 'read_run',
-           'Batch', 'check_k', 'check_rel', 'join', 'label_matrix', 'top_k', 'per_query', 'as_result', 'Mean',
-           'query_mean']
+           'Batch', 'check_k', 'check_rel', 'apply_preset', 'join', 'label_matrix', 'top_k', 'per_query', 'as_result',
+           'Mean', 'query_mean']
 
 # %% ../nbs/00_core.ipynb #3a77d51f
 class EvalInputError(ValueError):
@@ -563,6 +563,29 @@ def check_rel(rel, # the lowest grade counted as relevant
     if not ok or not np.isfinite(rel) or rel <= 0:
         raise EvalInputError(f"rel must be a positive number (the lowest grade counted as relevant); got {rel!r}")
     return float(rel)
+
+# %% ../nbs/00_core.ipynb #3d51af00
+def _same_setting(value, fixed)->bool:
+    "Whether an explicit parameter value equals a preset's value (numbers and arrays compared as numbers)."
+    if isinstance(value, str) or isinstance(fixed, str) or fixed is None: return value == fixed
+    try: return bool(np.all(np.asarray(value, dtype=np.float64) == fixed))
+    except (TypeError, ValueError): return False
+
+def apply_preset(presets:dict, # {preset name: {parameter: value}} of one module
+                 preset, # a key of `presets`, or None
+                 given:dict, # the convention parameters as passed, None where not given
+                 defaults:dict=None, # each parameter's documented default (missing: None)
+                 agrees=_same_setting, # whether a given value agrees with the preset's
+                )->dict:
+    "The conventions in force: each given value, else the preset's, else the default; a conflict with the preset is an error."
+    if preset is None: fixed = {}
+    elif isinstance(preset, str) and preset in presets: fixed = presets[preset]
+    else: raise EvalInputError(f"unknown preset {preset!r}; choose one of: {', '.join(presets)}")
+    for name, value in given.items():
+        if value is not None and name in fixed and not agrees(value, fixed[name]):
+            raise EvalInputError(f"preset {preset!r} sets {name}={fixed[name]!r}; got {name}={value!r}: drop the preset or the parameter")
+    defaults = defaults or {}
+    return {name: value if value is not None else fixed.get(name, defaults.get(name)) for name, value in given.items()}
 
 # %% ../nbs/00_core.ipynb #f6bd759c
 def join(qrels, # judgements: anything `read_qrels` accepts

@@ -6,7 +6,7 @@
 from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
-from .core import EvalInputError, Batch, check_k, label_matrix, top_k, as_result
+from .core import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, _same_setting
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg']
@@ -37,21 +37,15 @@ _DEFAULTS = dict(gain='linear', discount='log2', base=None, ideal=None, rel=None
 def _is_number(x)->bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
 def _agrees(value, fixed)->bool:
-    "Whether an explicitly given `value` is what a preset `fixed` (judged grades given as an array agree with 'judged')."
-    if isinstance(value, str) or _is_number(value): return value == fixed
-    return fixed == 'judged' and not callable(value) and not isinstance(value, Mapping)
+    "Whether a given `value` agrees with a preset's `fixed` one (judged grades given as an array agree with 'judged')."
+    if fixed == 'judged' and not isinstance(value, (str, Mapping)) and not callable(value): return True
+    return _same_setting(value, fixed)
 
 def _settings(preset, # a key of `PRESETS`, or None
               **given, # the convention parameters as passed (None: not given)
              )->dict:
-    "The conventions in force: each given value, else the preset's, else the default; a conflict with the preset is an error."
-    if preset is None: fixed = {}
-    elif isinstance(preset, str) and preset in PRESETS: fixed = PRESETS[preset]
-    else: raise EvalInputError(f"unknown preset {preset!r}; choose one of: {', '.join(PRESETS)}")
-    for name, value in given.items():
-        if value is not None and name in fixed and not _agrees(value, fixed[name]):
-            raise EvalInputError(f"preset {preset!r} sets {name}={fixed[name]!r}; got {name}={value!r}: drop the preset or the parameter")
-    return {name: value if value is not None else fixed.get(name, _DEFAULTS[name]) for name, value in given.items()}
+    "The conventions in force (the core's `apply_preset` rule): each given value, else the preset's, else the default."
+    return apply_preset(PRESETS, preset, given, _DEFAULTS, _agrees)
 
 # %% ../nbs/05_dcg.ipynb #fc984a2d
 def _check_gain(gain)->None:

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .core import (EvalInputError, Batch, Mean, label_matrix, top_k, per_query, as_result,
-                                 query_mean)
+                                 query_mean, apply_preset)
 
 # %% auto #0
 __all__ = ['PRESETS', 'cascade_probabilities', 'cascade_stop_probabilities', 'err', 'mean_err', 'simulate_cascade']
@@ -17,24 +17,11 @@ PRESETS = {
     'rankeval': dict(max_grade='query', no_relevant='count'),   # RankEval: each query's highest grade
 }
 
-def _same_value(a, b)->bool:
-    "Whether an explicit parameter value `a` equals the preset's value `b`."
-    if isinstance(a, str) or isinstance(b, str): return a == b
-    try: return bool(np.all(np.asarray(a, dtype=np.float64) == b))
-    except (TypeError, ValueError): return False
-
 def _apply_preset(preset, # a key of `PRESETS`, or None
                   **given, # the function's own parameters, None where not given
                  )->dict: # `given`, with the preset's values filled in
-    "The parameters `given`, those the `preset` fixes filled in; a conflicting explicit value is an error."
-    if preset is None: return given
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise EvalInputError(f"unknown preset {preset!r}; choose one of: {', '.join(PRESETS)}")
-    fixed = {n: v for n, v in PRESETS[preset].items() if n in given}
-    for n, v in fixed.items():
-        if given[n] is not None and not _same_value(given[n], v):
-            raise EvalInputError(f"preset {preset!r} sets {n}={v!r}; got {n}={given[n]!r}: drop the preset or the parameter")
-    return {**given, **fixed}
+    "The parameters `given`, those the `preset` fixes filled in (the core's `apply_preset` rule)."
+    return apply_preset(PRESETS, preset, given)
 
 # %% ../nbs/06_err.ipynb #a71c32e3
 _NEED_MAX = ("max_grade is required: the top grade of the judging scale (e.g. 4 for a 0-4 scale), one per query, "

@@ -5,6 +5,15 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get('RANKMETRICS_SHARED', ROOT.parent / 'shared'))
 TREC_EVAL = SHARED / 'conformance' / 'trec_eval'
+DIVERSITY = SHARED / 'conformance' / 'diversity'     # TREC Web 2012 qrels and runs, gdeval/ndeval outputs
+
+def trec_eval_printed(path, measure)->dict:
+    "{qid: value as printed} of `measure` in a trec_eval output file (lines `measure<TAB>qid<TAB>value`)."
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        name, qid, value = line.split('\t')
+        if name.strip() == measure: out[qid] = value
+    return out
 
 @pytest.fixture
 def trec_eval_dir():

@@ -6,13 +6,7 @@ import numpy as np
 import pytest
 from rankmetrics_nb import join, QueryMismatchWarning
 
-def expected(path, measure):
-    "{qid: value} for `measure` in a trec_eval output file."
-    out = {}
-    for line in path.read_text().splitlines():
-        name, qid, value = line.split('\t')
-        if name.strip() == measure: out[qid] = value
-    return out
+from conftest import trec_eval_printed as expected
 
 def counts(b):
     per_q = {q: dict(num_ret=str(n), num_rel=str(r), num_rel_ret=str(k)) for q, n, r, k in

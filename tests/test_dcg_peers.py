@@ -27,13 +27,7 @@ def ours(b, cuts=CUTS, **kw):
 
 # ---------------------------------------------------------------- trec_eval's own test outputs
 
-def printed(path, measure):
-    "{qid: value text} for `measure` in a trec_eval output file."
-    out = {}
-    for line in path.read_text().splitlines():
-        name, qid, value = line.split('\t')
-        if name.strip() == measure: out[qid] = value
-    return out
+from conftest import trec_eval_printed as printed
 
 @pytest.mark.parametrize('qrels,run,out,kw', [
     ('qrels.test', 'results.test', 'out.test.aq', {}),

@@ -2,16 +2,13 @@
 collections (per topic to the printed 5 decimals, and the amean with and without -c), and the TREC Web
 2012 baseline runs against a direct, slow restatement of gdeval's rules. The conformance data lives in
 the shared folder next to the repository; without it these tests skip and say why."""
-import csv, os, warnings
-from pathlib import Path
+import csv, warnings
 import numpy as np
 import pytest
 from rankmetrics_nb.core import join, read_run, QueryMismatchWarning
 from rankmetrics_nb.err import err, mean_err, PRESETS
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get('RANKMETRICS_SHARED', ROOT.parent / 'shared'))
-DIVERSITY = SHARED / 'conformance' / 'diversity'
+from conftest import DIVERSITY
 
 @pytest.fixture(scope='module')
 def diversity():

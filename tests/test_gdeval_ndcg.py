@@ -5,16 +5,14 @@ gdeval's rules, as the diversity README states them: the run is ordered by score
 descending (join's default ties='trec'); a topic "exists" only if it has a judgement > 0; rows are
 printed for the run's topics that exist; amean divides by the number of those topics, or, with
 -c, by the number of qrels topics that exist (a topic without a run scores 0)."""
-import os, warnings
-from pathlib import Path
+import warnings
 import numpy as np
 import pytest
 from rankmetrics_nb.core import join, query_mean, QueryMismatchWarning, EvalInputError
 from rankmetrics_nb.dcg import ndcg
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get('RANKMETRICS_SHARED', ROOT.parent / 'shared'))
-TINY = SHARED / 'conformance' / 'diversity' / 'tiny'
+from conftest import DIVERSITY
+TINY = DIVERSITY / 'tiny'
 
 @pytest.fixture
 def tiny():

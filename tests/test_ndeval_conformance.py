@@ -11,7 +11,7 @@
    are kept below as a regression fixture, and invariants are asserted on the real data.
 
 The tests skip, saying why, where the shared conformance folder is absent (as in a user's clone)."""
-import csv, io, math, os, warnings
+import csv, io, math, warnings
 from functools import lru_cache
 from pathlib import Path
 import numpy as np
@@ -19,8 +19,7 @@ import pytest
 from rankmetrics_nb.core import EvalInputError, QueryMismatchWarning
 from rankmetrics_nb.diversity import diversity_table, join_subtopics, alpha_ndcg, DIVERSITY_PRESETS
 
-ROOT = Path(__file__).resolve().parent.parent
-DIVERSITY = Path(os.environ.get('RANKMETRICS_SHARED', ROOT.parent / 'shared')) / 'conformance' / 'diversity'
+from conftest import DIVERSITY
 TINY, QRELS_2012 = DIVERSITY / 'tiny', DIVERSITY / 'qrels' / 'wt2012.qrels-for-ndeval.txt'
 RUNS_2012 = sorted((DIVERSITY / 'runs').glob('wt2012.baseline.*.txt')) if (DIVERSITY / 'runs').is_dir() else []
 

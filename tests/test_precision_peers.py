@@ -30,13 +30,10 @@ def assert_agree(b, theirs, mine):
         np.testing.assert_allclose(values, expected, rtol=0, atol=1e-12, err_msg=name)
 
 # ---------------------------------------------------------------- trec_eval's own test outputs
+from conftest import trec_eval_printed
 def printed(path, measure):
     "{qid: value} of `measure` in a trec_eval output file (values printed with 4 decimals)."
-    out = {}
-    for line in path.read_text().splitlines():
-        name, qid, value = line.split('\t')
-        if name.strip() == measure: out[qid] = float(value)
-    return out
+    return {qid: float(v) for qid, v in trec_eval_printed(path, measure).items()}
 
 @pytest.mark.parametrize('qrels,run,out,kw,rel', [
     ('qrels.test', 'results.test', 'out.test.aq', {}, 1),
