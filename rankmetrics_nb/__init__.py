@@ -19,3 +19,5 @@ from .err import err, mean_err, cascade_stop_probabilities, cascade_probabilitie
 from .diversity import (subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia,
                                       strec, SubtopicBatch, join_subtopics, DiversityTable, diversity_table, DIVERSITY_PRESETS)
 from .rank_correlation import rank_correlation, kendall_tau
+from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table
+from .evaluator import evaluate, evaluation, Evaluation
