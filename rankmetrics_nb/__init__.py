@@ -21,3 +21,5 @@ from .diversity import (subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err
 from .rank_correlation import rank_correlation, kendall_tau
 from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table
 from .evaluator import evaluate, evaluation, Evaluation
+from .trec_measures import TREC_MEASURES, TrecMeasure, TrecQueries, trec_queries
+from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
