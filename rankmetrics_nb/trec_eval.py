@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from .core import EvalInputError, QueryMismatchWarning, Qrels, Run, join, read_qrels, read_run
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
+from .trec_prefs import measure_table, format_of, jg_queries, read_qrels_jg
 
 # %% auto #0
 __all__ = ['MISSING_ZSCORE', 'MIN_GEO_MEAN', 'USAGE', 'select_measures', 'read_runid', 'ZScores', 'read_zscores',
@@ -38,23 +39,26 @@ def _suggest(text:str)->str:
 # %% ../nbs/12_trec_eval.ipynb #ba7690ba
 def select_measures(requests=('official',), # `-m` texts: measure names, nicknames, `name.params`
                     version:int=10, # 10 or 9: `all_trec` lost rbp, rbp_resid and unj in 9
+                    rel_format:str='qrels', # -R: each relevance format has its own measures (`trec_prefs.measure_table`)
                    )->tuple:
     "The measures to compute as `[(TrecMeasure, param text or None)]` in trec_eval's table order, and notes for stderr."
     if isinstance(requests, str): requests = [requests]
+    table, nicknames = measure_table(rel_format)
     marked, params, notes = set(), {}, []
     for text in requests:
         name, param = _split_request(str(text))
-        if name in NICKNAMES:
+        if name in nicknames:
             if param is not None: raise EvalInputError(f"nickname {name!r} takes no parameters; give them to a measure, e.g. 'P.5,10'")
-            marked.update(nickname(name, version))
-        elif name in TREC_MEASURES: marked.add(name)
+            marked.update(nickname(name, version) if rel_format == 'qrels' else nicknames[name])
+        elif name in table: marked.add(name)
+        elif format_of(name): raise EvalInputError(f"measure {name!r} needs relevance format {format_of(name)!r} (-R {format_of(name)}), not {rel_format!r}")
         else: raise EvalInputError(f"unknown measure {name!r}{_suggest(str(text))}")
         if param is None: continue
         if name not in params: params[name] = param
         elif params[name] != param:
             notes.append(f"measure {name!r}: parameters {param!r} ignored; the first ones given ({params[name]!r}) are used "
                          f"(trec_eval computes one version per run; use a second invocation)")
-    return [(m, params.get(m.name)) for m in TREC_MEASURES.values() if m.name in marked], notes
+    return [(m, params.get(m.name)) for m in table.values() if m.name in marked], notes
 
 # %% ../nbs/12_trec_eval.ipynb #9bac094a
 def _last_line(path)->bytes:
@@ -208,7 +212,7 @@ def _restrict(qrels:Qrels, run:Run, qid:str)->tuple:
     kq, kr = qrels.qid == b, run.qid == b
     if not kq.any() or not kr.any():
         raise EvalInputError(f"query {qid!r} is not in {'the qrels' if not kq.any() else 'the run'}; -D level.qid needs a query in both")
-    return (Qrels(qrels.qid[kq], qrels.docno[kq], qrels.rel[kq], qrels.source),
+    return (Qrels(qrels.qid[kq], qrels.docno[kq], qrels.rel[kq], qrels.source, None if qrels.subtopic is None else qrels.subtopic[kq]),
             Run(run.qid[kr], run.docno[kr], run.score[kr], run.source))
 
 def _utility_d(param, default)->float:
@@ -234,16 +238,18 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
               num_docs_in_coll:int=0, # `-N`: collection size, read only by `utility`'s fourth coefficient
               runid:str=None, # the run id to print; default: read from the run file ('' for other inputs)
               query:str=None, # `-D level.qid`: evaluate only this query
+              rel_format:str='qrels', # `-R`: 'qrels', or 'qrels_jg' (a judgement group per line: `trec_prefs`)
              )->TrecEvalResult:
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")
-    plan, notes = select_measures(measures, version)
+    plan, notes = select_measures(measures, version, rel_format)
     if runid is None: runid = read_runid(run) if isinstance(run, (str, os.PathLike)) and Path(run).is_file() else ''
-    qrels, run = read_qrels(qrels), read_run(run)
+    qrels, run = (read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
-        b = join(qrels, run, rel=level, depth=depth, queries='qrels' if all_queries else 'run')
+        if rel_format == 'qrels_jg': b = jg_queries(qrels, run, level, depth, 'qrels' if all_queries else 'run', judged_only, version)
+        else: b = join(qrels, run, rel=level, depth=depth, queries='qrels' if all_queries else 'run')
     mismatch = []
     if len(b.missing_from_qrels):
         k = len(b.missing_from_qrels)
@@ -259,7 +265,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     if len(b) == 0: raise EvalInputError("no queries with both results and relevance information")
     n = len(b) if n_queries is None else int(n_queries)
     if n < len(b): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(b)})")
-    q = trec_queries(b, level=level, judged_only=judged_only, version=version)
+    q = b if rel_format == 'qrels_jg' else trec_queries(b, level=level, judged_only=judged_only, version=version)
     z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
     cols = []
     for m, param in plan:
@@ -292,7 +298,7 @@ _LONG_TO_SHORT = {'help': 'h', 'version': 'v', 'query_eval_wanted': 'q', 'measur
                   'level_for_rel': 'l', 'nosummary': 'n', 'Debug_level': 'D', 'Judged_docs_only': 'J', 'Number_docs_in_coll': 'N',
                   'Max_retrieved_per_topic': 'M', 'Rel_info_format': 'R', 'Results_format': 'T', 'Output_old_results_format': 'o',
                   'Zscore': 'Z'}
-_REL_FORMATS_LATER = ('prefs', 'qrels_prefs', 'qrels_jg')
+_REL_FORMATS_LATER = ('prefs', 'qrels_prefs')
 
 USAGE = """Usage: rankmetrics trec_eval [-h] [-q] {-m measure}* [-c] [-n] [-l N] [-M N] [-J] [-N N] [-Z file]
                             [--trec-eval-version 9|10] [--average-over N] trec_rel_file trec_top_file
@@ -319,7 +325,8 @@ def parse_args(argv:list, # the arguments after `trec_eval`
     try: opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
     except getopt.GetoptError as e: raise _Usage(f"{e.msg}\n{USAGE}") from None
     a = dict(measures=[], per_query=False, all_queries=False, depth=None, level=1, judged_only=False, n_queries=None,
-             version=10, zscores=None, num_docs_in_coll=0, query=None, help=False, version_wanted=False, summary=True, notes=[])
+             version=10, zscores=None, num_docs_in_coll=0, query=None, rel_format='qrels', help=False, version_wanted=False,
+             summary=True, notes=[])
     for flag, value in opts:
         key = _LONG_TO_SHORT.get(flag.lstrip('-'), flag.lstrip('-')) if flag.startswith('--') else flag[1:]
         shown = flag if flag.startswith('--') else f'-{key}'
@@ -342,9 +349,10 @@ def parse_args(argv:list, # the arguments after `trec_eval`
             if int(level): a['notes'].append(f"-D {level}: debug printing is not reproduced; the evaluation runs as usual")
         elif key == 'R':
             if value in _REL_FORMATS_LATER:
-                raise _Usage(f"rel_info format {value!r} is not supported yet (only 'qrels'); "
-                             f"use trec_eval itself for preference and multi-assessor judgements", 2)
-            if value != 'qrels': raise _Usage(f"Illegal rel_format {value!r} (the formats are qrels, prefs, qrels_prefs, qrels_jg)", 2)
+                raise _Usage(f"rel_info format {value!r} is not supported yet (only 'qrels' and 'qrels_jg'); "
+                             f"use trec_eval itself for preference judgements", 2)
+            if value not in ('qrels', 'qrels_jg'): raise _Usage(f"Illegal rel_format {value!r} (the formats are qrels, prefs, qrels_prefs, qrels_jg)", 2)
+            a['rel_format'] = value
         elif key == 'T':
             if value != 'trec_results': raise _Usage(f"Illegal retrieval results format {value!r} (the format is trec_results)", 2)
         elif key == 'trec-eval-version':
@@ -362,12 +370,12 @@ def _help(a:dict)->str:
     "The help text: usage, the flags, and the description of each requested measure."
     lines = [USAGE, "Flags and conventions: https://rankmetrics-nb.github.io/rankmetrics_nb/trec_eval.html", "",
              "Measures (trec_eval's table order; default parameters after the '.'):"]
-    try: wanted = {m.name for m, _ in select_measures(a['measures'], a['version'])[0]}
+    try: wanted = {m.name for m, _ in select_measures(a['measures'], a['version'], a['rel_format'])[0]}
     except EvalInputError: wanted = set()
-    for m in TREC_MEASURES.values():
+    for m in measure_table(a['rel_format'])[0].values():
         if a['measures'] == ['official'] or m.name in wanted:
             lines.append(f"  {m.name + ('.' + m.default if m.default else ''):<45} {m.doc}")
-    lines.append("Nicknames: " + ', '.join(NICKNAMES))
+    lines.append("Nicknames: " + ', '.join(measure_table(a['rel_format'])[1]))
     return '\n'.join(lines) + '\n'
 
 def main(argv:list=None, # the arguments after `trec_eval` (default: `sys.argv[1:]`)
@@ -383,7 +391,7 @@ def main(argv:list=None, # the arguments after `trec_eval` (default: `sys.argv[1
             print("trec_eval version 10.0-rc3 rules (rankmetrics_nb drop-in; --trec-eval-version 9 for 9.0.8)", file=err)
             return 0
         if a['help']: out.write(_help(a)); return 0
-        try: select_measures(a['measures'], a['version'])
+        try: select_measures(a['measures'], a['version'], a['rel_format'])
         except EvalInputError as e: raise _Usage(str(e)) from None
         qrels_path, run_path = a['files']
         tmp = None
@@ -392,7 +400,7 @@ def main(argv:list=None, # the arguments after `trec_eval` (default: `sys.argv[1
             tmp.write(sys.stdin.buffer.read()); tmp.close(); run_path = tmp.name
         try:
             kw = {k: a[k] for k in ('measures', 'per_query', 'all_queries', 'depth', 'level', 'judged_only', 'n_queries',
-                                    'version', 'zscores', 'num_docs_in_coll', 'query')}
+                                    'version', 'zscores', 'num_docs_in_coll', 'query', 'rel_format')}
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore', QueryMismatchWarning)    # the notes go to `err` below
                 r = trec_eval(qrels_path, run_path, **kw)
