@@ -46,17 +46,20 @@ REPO = HERE.parent
 RESULTS_DIR = HERE / "results"
 RESULT_MARK = "@@BENCH-RESULT@@ "
 
-# Metrics every tool is asked for (pytrec_eval spelling) -- keep the tools' sets equivalent.
-PYTREC_MEASURES = {"ndcg_cut.10", "map", "recip_rank", "P.10", "recall.100"}
-RANX_METRICS = ["ndcg@10", "map", "mrr", "precision@10", "recall@100"]
+# Measures every tool is asked for -- keep the tools' sets equivalent.  pytrec_eval (trec_eval)
+# has no reciprocal rank with a cutoff, so it computes six of the seven (no RR@10).
+MEASURES = ["nDCG@10", "nDCG", "AP", "RR", "RR@10", "P@10", "R@100"]
+PYTREC_MEASURES = {"ndcg_cut.10", "ndcg", "map", "recip_rank", "P.10", "recall.100"}
+RANX_METRICS = ["ndcg@10", "ndcg", "map", "mrr", "mrr@10", "precision@10", "recall@100"]
 
 # Canonical stages, in table order.  A tool implements any subset.
 STAGES = {
-    "load": "parse the qrels + run files into the tool's in-memory form",
+    "load": "parse only: the qrels + run files into the tool's in-memory form",
     "join": "align run with qrels into per-query graded rankings (no metrics)",
-    "evaluate": "from loaded inputs: align + compute the 5 metrics",
+    "evaluate": "in memory: from loaded inputs to per-query values of the measures",
     "metrics": "the metrics alone, from an already joined batch (ours only: peers have no such stage)",
-    "e2e": "files -> per-query metrics (ours: whatever stages exist, see footnotes)",
+    "e2e": "files -> per-query values of the measures",
+    "warmup": "ranx only: numba compiles (or loads from its cache) its kernels on a tiny input, in a fresh process",
 }
 
 
@@ -120,17 +123,30 @@ def _batch_info(batch) -> dict:
     return info
 
 
-# Our metric stage, once it exists: set OUR_METRICS to a function batch -> {name: array}
-# computing nDCG@10, AP, RR, P@10, R@100 (same as PYTREC_MEASURES); then an "evaluate"
-# job is registered below and "e2e" includes the metrics automatically.
+# The metric functions alone, on a joined batch (the "metrics" stage): the seven MEASURES.
 def _our_metrics(batch):
-    """P@10, R@100, AP and RR (and nDCG@10 where the package has it) from one batch: PYTREC_MEASURES."""
+    """nDCG@10, nDCG, AP, RR, RR@10, P@10, R@100 from one batch, by the metric functions."""
     import rankmetrics_nb as rm
-    out = {"P@10": rm.precision(batch, k=10), "R@100": rm.recall(batch, None, k=100),
-           "AP": rm.average_precision(batch), "RR": rm.reciprocal_rank(batch)}
-    if hasattr(rm, "ndcg"):
-        out["nDCG@10"] = rm.ndcg(batch, k=10)
-    return out
+    return {"nDCG@10": rm.ndcg(batch, k=10), "nDCG": rm.ndcg(batch), "AP": rm.average_precision(batch),
+            "RR": rm.reciprocal_rank(batch), "RR@10": rm.reciprocal_rank(batch, k=10),
+            "P@10": rm.precision(batch, k=10), "R@100": rm.recall(batch, None, k=100)}
+
+
+def _our_evaluate():
+    """`rankmetrics_nb.evaluate` (files or loaded inputs -> {qid: {measure: value}})."""
+    try:
+        from rankmetrics_nb import evaluate
+    except ImportError as e:
+        raise Unavailable(f"rankmetrics_nb.evaluate: {e}") from None
+    return lambda q, r: evaluate(q, r, MEASURES, per_query=True)
+
+
+def _per_query_means(res) -> dict:
+    """{qid: {measure: value}} -> {measure: mean over queries} (for cross-checking the tools)."""
+    if not res:
+        return {}
+    keys = next(iter(res.values())).keys()
+    return {k: sum(v[k] for v in res.values()) / len(res) for k in sorted(keys)}
 
 
 OUR_METRICS: Callable | None = _our_metrics
@@ -158,16 +174,16 @@ def _ours_join(qrels_path, run_path):
     yield _batch_info(batch)
 
 
-if OUR_METRICS is not None:
-    @job("ours", "evaluate", metrics=True)
-    def _ours_evaluate(qrels_path, run_path):
-        """join + metrics on already-parsed inputs"""
-        read_qrels, read_run, join = _ours()
-        q, r = read_qrels(qrels_path), read_run(run_path)
-        yield
-        res = OUR_METRICS(join(q, r))
-        yield
-        yield {"means": {k: float(v.mean()) for k, v in res.items()}}
+@job("ours", "evaluate", metrics=True)
+def _ours_evaluate(qrels_path, run_path):
+    """evaluate(qrels, run, MEASURES, per_query=True) on already-parsed Qrels/Run"""
+    read_qrels, read_run, _ = _ours()
+    evaluate = _our_evaluate()
+    q, r = read_qrels(qrels_path), read_run(run_path)
+    yield
+    res = evaluate(q, r)
+    yield
+    yield {"queries": len(res), "means": _per_query_means(res)}
 
 
 if OUR_METRICS is not None:
@@ -182,18 +198,14 @@ if OUR_METRICS is not None:
         yield {"means": {k: float(v.mean()) for k, v in res.items()}}
 
 
-@job("ours", "e2e", metrics=OUR_METRICS is not None)
+@job("ours", "e2e", metrics=True)
 def _ours_e2e(qrels_path, run_path):
-    """read_qrels + read_run + join (+ metrics once OUR_METRICS is set)"""
-    read_qrels, read_run, join = _ours()
+    """evaluate(qrels_path, run_path, MEASURES, per_query=True): files -> {qid: {measure: value}}"""
+    evaluate = _our_evaluate()
     yield
-    batch = join(read_qrels(qrels_path), read_run(run_path))
-    res = OUR_METRICS(batch) if OUR_METRICS is not None else None
+    res = evaluate(qrels_path, run_path)
     yield
-    info = _batch_info(batch)
-    if res is not None:
-        info["means"] = {k: float(v.mean()) for k, v in res.items()}
-    yield info
+    yield {"queries": len(res), "means": _per_query_means(res)}
 
 
 # --------------------------------------------------------------------------- pytrec_eval
@@ -213,11 +225,7 @@ def _pytrec_load(pytrec_eval, qrels_path, run_path):
     return qrels, run
 
 
-def _pytrec_means(res) -> dict:
-    if not res:
-        return {}
-    keys = next(iter(res.values())).keys()
-    return {k: sum(v[k] for v in res.values()) / len(res) for k in sorted(keys)}
+_pytrec_means = _per_query_means
 
 
 @job("pytrec_eval", "load")
@@ -252,7 +260,7 @@ def _pt_e2e(qrels_path, run_path):
     yield {"queries": len(res), "means": _pytrec_means(res)}
 
 
-# --------------------------------------------------------------------------- ranx (opt-in)
+# --------------------------------------------------------------------------- ranx
 def _ranx():
     try:
         import ranx
@@ -281,9 +289,9 @@ def _rx_evaluate(qrels_path, run_path):
     r = ranx.Run.from_file(run_path, kind="trec")
     _ranx_warm(ranx, qrels_path, run_path)
     yield
-    res = ranx.evaluate(q, r, RANX_METRICS, make_comparable=True)
+    res = ranx.evaluate(q, r, RANX_METRICS, return_mean=False, make_comparable=True)
     yield
-    yield {"means": {k: float(v) for k, v in res.items()}}
+    yield {"means": {k: float(sum(v) / len(v)) for k, v in res.items()}}
 
 
 @job("ranx", "e2e", metrics=True)
@@ -294,9 +302,20 @@ def _rx_e2e(qrels_path, run_path):
     yield
     q = ranx.Qrels.from_file(qrels_path, kind="trec")
     r = ranx.Run.from_file(run_path, kind="trec")
-    res = ranx.evaluate(q, r, RANX_METRICS, make_comparable=True)
+    res = ranx.evaluate(q, r, RANX_METRICS, return_mean=False, make_comparable=True)
     yield
-    yield {"means": {k: float(v) for k, v in res.items()}}
+    yield {"means": {k: float(sum(v) / len(v)) for k, v in res.items()}}
+
+
+@job("ranx", "warmup")
+def _rx_warmup(qrels_path, run_path):
+    """the first ranx.evaluate of a process: numba compiles or loads its kernels (tiny input, same measures)"""
+    ranx = _ranx()
+    q, r = ranx.Qrels({"q": {"d": 1}}), ranx.Run({"q": {"d": 1.0, "e": 0.5}})
+    yield
+    ranx.evaluate(q, r, RANX_METRICS)
+    yield
+    yield {}
 
 
 def _ranx_warm(ranx, qrels_path, run_path, head=2000):
@@ -313,10 +332,10 @@ def _ranx_warm(ranx, qrels_path, run_path, head=2000):
                 g.writelines(itertools.islice(f, head))
         q = ranx.Qrels.from_file(os.path.join(d, "q.trec"), kind="trec")
         r = ranx.Run.from_file(os.path.join(d, "r.trec"), kind="trec")
-        ranx.evaluate(q, r, RANX_METRICS, make_comparable=True)
+        ranx.evaluate(q, r, RANX_METRICS, return_mean=False, make_comparable=True)
 
 
-DEFAULT_TOOLS = "ours,pytrec_eval"
+DEFAULT_TOOLS = "ours,pytrec_eval,ranx"
 LEGEND = ("Median of {repeat} fresh-process runs per job; stage time is measured inside the "
           "child (imports and the stage's inputs are prepared untimed). ratio = peer s / ours s "
           "(> 1: rankmetrics_nb is faster); cpu ratio = the same on the children's CPU time "
@@ -491,6 +510,36 @@ def comparison_rows(summary: dict, datasets: list[str], tools: list[str]) -> lis
     return rows
 
 
+# Issue 6's targets, checked on each dataset's medians: (label, value, bound, "min" or "max").
+def target_rows(summary: dict, datasets: list[str]) -> list[dict]:
+    get = lambda ds, name, key="median_seconds": (summary.get((ds, name)) or {}).get(key)
+    rows = []
+    for ds in [d for d in datasets if d.startswith("msmarco")]:   # the targets are set at MS MARCO scale
+        ours_e2e, ours_load = get(ds, "ours.e2e"), get(ds, "ours.load")
+        pt, rx, warm = get(ds, "pytrec_eval.e2e"), get(ds, "ranx.e2e"), get(ds, "ranx.warmup")
+        checks = [("files -> per-query values vs pytrec_eval (x faster)", pt and ours_e2e and pt / ours_e2e, 3.0, "min"),
+                  ("the same vs ranx, warm (x faster)", rx and ours_e2e and rx / ours_e2e, 5.0, "min"),
+                  ("the same vs ranx incl. its JIT warm-up (x faster)",
+                   rx and warm and ours_e2e and (rx + warm) / ours_e2e, 5.0, "min"),
+                  ("end to end / parse only (ours)", ours_e2e and ours_load and ours_e2e / ours_load, 1.5, "max"),
+                  ("peak MB, end to end: ours / pytrec_eval", get(ds, "ours.e2e", "peak_rss_mb") and
+                   get(ds, "pytrec_eval.e2e", "peak_rss_mb") and get(ds, "ours.e2e", "peak_rss_mb") /
+                   get(ds, "pytrec_eval.e2e", "peak_rss_mb"), 1.0, "max")]
+        for label, value, bound, kind in checks:
+            met = None if not value else (value >= bound if kind == "min" else value <= bound)
+            rows.append({"dataset": ds, "target": label, "value": value, "bound": bound, "kind": kind, "met": met})
+    return rows
+
+
+def render_targets(rows: list[dict]) -> str:
+    lines = ["| dataset | target | value | goal | met |", "|---|---|---:|---:|---|"]
+    for r in rows:
+        goal = ("≥ " if r["kind"] == "min" else "≤ ") + f"{r['bound']:g}"
+        met = {True: "yes", False: "**no**", None: "—"}[r["met"]]
+        lines.append(f"| {r['dataset']} | {r['target']} | {_f(r['value'], '.2f')} | {goal} | {met} |")
+    return "\n".join(lines)
+
+
 def _f(x, fmt):
     return "—" if x is None else format(x, fmt)
 
@@ -618,8 +667,11 @@ def main(argv=None) -> int:
     summary = summarise(measurements)
     rows = comparison_rows(summary, datasets, tools)
     total = time.perf_counter() - t_start
+    targets = target_rows(summary, datasets)
     print()
     print(render_table(rows, markdown=False))
+    print()
+    print(render_targets(targets))
     print(f"\n{LEGEND.format(repeat=a.repeat)} Total {total:.0f}s.")
 
     if a.no_write:
@@ -633,13 +685,17 @@ def main(argv=None) -> int:
     data_info = {ds: {"files": m["files"], "stats": m["stats"], "generation_seconds":
                       m["generation_seconds"], "seed": m["seed"]} for ds, m in manifests.items()}
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
-    out = {"meta": meta, "data": data_info, "rows": rows,
+    out = {"meta": meta, "data": data_info, "rows": rows, "targets": targets,
            "jobs": [dict(v, dataset=k[0]) for k, v in summary.items()]}
     jpath = RESULTS_DIR / f"{now.strftime('%Y%m%dT%H%M%SZ')}.json"
     jpath.write_text(json.dumps(out, indent=1, default=str) + "\n")
     md = [f"# Benchmark results ({meta['timestamp']})", "",
           LEGEND.format(repeat=a.repeat), "",
           render_table(rows, markdown=True), "",
+          f"Measures: {', '.join(MEASURES)} (pytrec_eval: the same without RR@10, which trec_eval does not have). "
+          "load = parse only; evaluate = in memory, from parsed inputs; e2e = files to per-query values; "
+          "warmup = ranx's numba compilation in a fresh process (its other stages are timed warm).", "",
+          "Targets (issue 6):", "", render_targets(targets), "",
           "| dataset | run lines | run MB | qrels lines | qrels MB |", "|---|---:|---:|---:|---:|"]
     for ds, m in manifests.items():
         fr, fq = m["files"]["run"], m["files"]["qrels"]

@@ -119,7 +119,7 @@ def _bad_line(data:bytes, source:str, layout:str, row=None, why=None)->EvalInput
     return EvalInputError(f"{source}: unreadable {layout} data")
 
 # %% ../nbs/00_core.ipynb #2555df8b
-PARSE_WORKERS = None      # processes that parse a large file: None = one per CPU (at most 4); 1 = this process only
+PARSE_WORKERS = None      # workers for a large file (threads of the fast reader, processes of the exact one): None = one per CPU (at most 4); 1 = this thread only
 _PARALLEL_BYTES = 32 << 20
 
 def _n_parts(nbytes:int)->int:
@@ -197,7 +197,7 @@ def _parse_part(body:bytes, lo:int, hi:int, L:dict, w:int, data:bytes, source:st
     if len(t) and any(_fills_width(t, c) for c, k in zip(L['columns'], L['kinds']) if k == 'S'): return None
     return {c: (_trim(t[c]) if k == 'S' else t[c].copy()) for c, k in zip(L['columns'], L['kinds']) if k != '-'}
 
-def _parse_text(data:bytes, source:str, layout:str)->dict:
+def _parse_exact(data:bytes, source:str, layout:str)->dict:
     "The kept columns of TREC `layout` text, parsed by numpy's C reader; a bad line raises `EvalInputError`."
     L = _LAYOUTS[layout]
     body = _drop_comments(data)
@@ -206,6 +206,260 @@ def _parse_text(data:bytes, source:str, layout:str)->dict:
     if len(next(iter(out.values()))) == 0: raise EvalInputError(f"{source}: no data lines (the input is empty or only comments)")
     if 'score' in out and not np.isfinite(out['score']).all(): raise _bad_line(data, source, layout)
     return out
+
+# %% ../nbs/00_core.ipynb #dcc39ab4
+_LEAD, _TAIL = 16, 24    # bytes before a padded part (zeros, then a newline) and after it (zeros)
+
+def _padded(part:np.ndarray)->tuple:
+    "A copy of the text `part` between `_LEAD` bytes that end in a newline and `_TAIL` zero bytes; and where its lines end."
+    n = len(part)
+    buf = np.zeros((_LEAD + n + 1 + _TAIL + 7) // 8 * 8, np.uint8)
+    buf[_LEAD - 1] = 10
+    buf[_LEAD:_LEAD + n] = part
+    if n and part[-1] != 10: buf[_LEAD + n] = 10; n += 1   # the last line's missing newline
+    return buf, _LEAD + n
+
+def _unaligned(buf:np.ndarray)->np.ndarray:
+    "A `uint64` view of `buf` with a word starting at every byte: element q is bytes q..q+7, little-endian."
+    return np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))
+
+_LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)                          # the first k bytes of a word
+_HIGH8 = np.array([((1 << 64) - 1) ^ ((1 << 8 * (8 - k)) - 1) for k in range(9)], np.uint64)  # the last k bytes
+_FILL8 = np.array([int.from_bytes(b'0' * c + bytes(8 - c), 'little') for c in range(9)], np.uint64)  # '0' in the first c bytes
+
+def _ids(U:np.ndarray, p:np.ndarray, n:np.ndarray)->np.ndarray:
+    "The fields at byte offsets `p`, `n` bytes long, as rows of little-endian words, zero past each field."
+    w = (int(n.max()) + 7) // 8
+    out = np.empty((len(p), w), np.uint64)
+    for j in range(w):                                 # past a field's end any word will do: it is masked to 0
+        at = p if j == 0 else np.minimum(p + 8 * j, len(U) - 1)
+        np.bitwise_and(U[at], _LOW8.take(np.clip(n - 8 * j, 0, 8)), out=out[:, j])
+    return out
+
+# %% ../nbs/00_core.ipynb #6bf046bd
+def _u(x:int): return np.uint64(x)
+
+def _has_byte(w:np.ndarray, byte:int)->np.ndarray:
+    "0x80 in each byte of the words `w` that equals `byte`, 0 elsewhere (exact: no carry crosses a byte)."
+    x = w ^ _u(byte * 0x0101010101010101)
+    t = x & _u(0x7F7F7F7F7F7F7F7F)
+    t += _u(0x7F7F7F7F7F7F7F7F)
+    t |= x
+    return ~t & _u(0x8080808080808080)
+
+def _low_byte(z:np.ndarray)->np.ndarray:
+    "Index of the lowest nonzero byte of each word, 8 for a zero word."
+    return (np.bitwise_count((z & (~z + _u(1))) - _u(1)) >> 3).astype(np.int64)
+
+def _eight_digits(w:np.ndarray)->np.ndarray:
+    "Whether all 8 bytes of each word are ASCII digits."
+    t = w + _u(0x0606060606060606)
+    t &= _u(0xF0F0F0F0F0F0F0F0)
+    t >>= _u(4)
+    t |= w & _u(0xF0F0F0F0F0F0F0F0)
+    return t == _u(0x3333333333333333)
+
+def _value8(w:np.ndarray)->np.ndarray:
+    "The number 8 ASCII digits write (first byte most significant): pairs, then fours, then all eight."
+    w = (w & _u(0x0F0F0F0F0F0F0F0F)) * _u(10 * 256 + 1) >> _u(8)
+    w = (w & _u(0x00FF00FF00FF00FF)) * _u(100 * 65536 + 1) >> _u(16)
+    return (w & _u(0x0000FFFF0000FFFF)) * _u(10000 * 2**32 + 1) >> _u(32)
+
+def _part(k, j:int, m:int):
+    "How many of the last `k` bytes of an `m`-word value fall in its word `j`."
+    return np.clip(k - 8 * (m - 1 - j), 0, 8)
+
+def _fixed_point(U, buf, p, n, k, e):
+    """(mantissas, decimals, ok) when every field fits a word and has its dot the same number of bytes before its end
+    (printf's `%.Nf`, the usual case: fewer steps); None otherwise. `k`: characters after the sign, `e`: field ends."""
+    if int(n.max()) > 8: return None
+    dot = np.flatnonzero(buf[int(p[0]):int(e[0])] == 46)
+    f = int(e[0] - p[0]) - 1 - int(dot[0]) if len(dot) else 0
+    if not f or not (buf.take(e - (f + 1)) == 46).all(): return None
+    w = U[e - 8] & _HIGH8.take(k)
+    w |= _FILL8.take(8 - k)                           # '0' before the first character
+    low = (1 << 8 * (7 - f)) - 1                      # the bytes before the dot move up over it; '0' enters at the bottom
+    w = ((w & _u(low)) << _u(8)) | (w & _u(~(low | 0xFF << 8 * (7 - f)) & (2**64 - 1))) | _u(0x30)
+    return _value8(w).astype(np.int64), f, _eight_digits(w) & (k > f)   # the dot within the field, a digit besides
+
+def _numbers(U, buf, p, n, dot:bool):
+    """Fields `[+-]digits[.digits]` (at most 15 digits, 16 bytes) at offsets `p`, `n` bytes long: (mantissa, decimals,
+    negative, ok); the value is exactly mantissa / 10**decimals. `ok` is False where a field is anything else."""
+    e, c = p + n, buf.take(p)
+    neg = c == 45
+    k = n - (neg | (c == 43))                         # characters after the sign
+    if dot and (fixed := _fixed_point(U, buf, p, n, k, e)) is not None: return fixed[0], fixed[1], neg, fixed[2]
+    m = 1 if int(n.max()) <= 8 else 2                 # words that end where the field ends: the digits right-aligned
+    w = [U[e - 8 * (m - j)] & _HIGH8.take(_part(k, j, m)) for j in range(m)]
+    if dot:
+        z = [_has_byte(x, 46) for x in w]
+        ok = sum(np.bitwise_count(x) for x in z) <= 1
+        f = np.full(len(p), 8 * m)                    # bytes after the dot (8m: no dot)
+        for j in range(m): f = np.where(z[j] != 0, 8 * (m - j) - 1 - _low_byte(z[j]), f)
+        up = [w[j] << _u(8) | (w[j - 1] >> _u(56) if j else _u(0)) for j in range(m)]   # every byte one up
+        for j in range(m):                            # the digits after the dot stay, the ones before move up over it
+            above = _HIGH8.take(_part(f, j, m))
+            w[j] = (w[j] & above) | (up[j] & ~above)
+        has = f < 8 * m
+        digits, f = k - has, np.where(has, f, 0)
+    else: digits, f, ok = k, None, True
+    for j in range(m):
+        w[j] |= _FILL8.take(8 - _part(digits, j, m))  # '0' before the first digit
+        ok = ok & _eight_digits(w[j])
+    ok &= (digits >= 1) & (digits <= 15) & (k <= 8 * m)
+    mant = _value8(w[0]) if m == 1 else _value8(w[0]) * _u(10**8) + _value8(w[1])
+    return mant.astype(np.int64), f, neg, ok
+
+_POW10 = 10.0 ** np.arange(16)
+_FLOAT_BYTES = np.zeros(256, bool)
+_FLOAT_BYTES[list(b'0123456789+-.eE\0')] = True
+
+def _floats(U, buf, p, n)->np.ndarray|None:
+    "The float fields at offsets `p` (`n` bytes), each equal to `float` of its text; None when one is not a finite number."
+    mant, f, neg, ok = _numbers(U, buf, p, n, True)
+    v = mant.astype(np.float64)
+    np.divide(v, _POW10.take(f), out=v)               # both exact, so the quotient is the correctly rounded value
+    np.negative(v, out=v, where=neg)
+    if not ok.all():                                  # exponents, 16+ digits: numpy's string to float, exact like float()
+        bad = np.flatnonzero(~ok)
+        if int(n[bad].max()) > 32: return None
+        text = _ids(U, p[bad], n[bad])
+        if not _FLOAT_BYTES[text.view(np.uint8)].all(): return None
+        try: v[bad] = text.view(f'S{8 * text.shape[1]}').ravel().astype(np.float64)
+        except ValueError: return None
+        if not np.isfinite(v[bad]).all(): return None
+    return v
+
+def _ints(U, buf, p, n)->np.ndarray|None:
+    "The integer fields at offsets `p` (`n` bytes, at most 15 digits); None when one is anything else."
+    mant, _, neg, ok = _numbers(U, buf, p, n, False)
+    return np.where(neg, -mant, mant) if ok.all() else None
+
+# %% ../nbs/00_core.ipynb #2d0f0337
+def _fields(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->np.ndarray|None:
+    """(start, end) offsets of the first len(columns) fields of every data line in buf[lo:hi] (whole lines, after a newline),
+    as a (lines × 2·columns) matrix; None when a line needs the exact reader (odd bytes, too few or too many fields)."""
+    c = buf[lo - 1:hi]
+    odd = np.count_nonzero((c - np.uint8(32)) > np.uint8(94))   # bytes below 32 or above 126
+    if odd != n_lines + 1:                            # besides the newlines, only tabs and the CRs of CRLF line ends
+        n_cr = np.count_nonzero(c == 13)
+        if odd != n_lines + 1 + np.count_nonzero(c == 9) + n_cr: return None
+        if n_cr and not (buf[np.flatnonzero(c == 13) + lo] == 10).all(): return None
+    ws = c <= 32
+    t = np.flatnonzero(ws[:-1] != ws[1:])             # field starts and ends, alternately
+    t += lo
+    F = len(L['kinds'])
+    if len(t) == 2 * F * n_lines:                     # F fields a line: a reshape, if each line's last field ends its line
+        T = t.reshape(n_lines, 2 * F)
+        after = buf[T[:, -1]]
+        if ((after == 10) | (after == 13)).all() and not (buf[T[:, 0]] == 35).any(): return T
+    nl = np.flatnonzero(c == 10) + (lo - 1)           # otherwise: each field's line by a binary search
+    starts, ends = t[0::2], t[1::2]
+    count = np.bincount(np.searchsorted(nl, starts) - 1, minlength=n_lines)
+    first = np.cumsum(count) - count
+    data = (count > 0) & (buf[nl[:-1] + 1] != 35)     # not blank, not a comment
+    if ((count[data] < F) if L['extra'] else (count[data] != F)).any(): return None
+    at = first[data][:, None] + np.arange(F)
+    T = np.empty((len(at), 2 * F), np.int64)
+    T[:, 0::2], T[:, 1::2] = starts[at], ends[at]
+    return T
+
+def _parse_chunk(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->dict|None:
+    "The kept columns of the lines buf[lo:hi]: ids as rows of words, numbers as arrays; None when the exact reader must decide."
+    T = _fields(buf, lo, hi, L, n_lines)
+    if T is None: return None
+    kept = [(j, c, k) for j, (c, k) in enumerate(zip(L['columns'], L['kinds'])) if k != '-']
+    if len(T) == 0: return {c: np.zeros((0, 1), np.uint64) if k == 'S' else np.zeros(0, k) for _, c, k in kept}
+    U, out = _unaligned(buf), {}
+    read = dict(S=lambda p, n: _ids(U, p, n), f8=lambda p, n: _floats(U, buf, p, n), i8=lambda p, n: _ints(U, buf, p, n))
+    for j, c, k in kept:
+        out[c] = read[k](T[:, 2 * j], T[:, 2 * j + 1] - T[:, 2 * j])
+        if out[c] is None: return None
+    return out
+
+# %% ../nbs/00_core.ipynb #04e43bb8
+_CHUNK = 1 << 20     # bytes per part of the fast reader
+
+def _line_end(data:np.ndarray, lo:int, pos:int)->int:
+    "The offset after the last newline in data[lo:pos]; after the first one from `pos` on when a line is that long."
+    for w in (4096, pos - lo):
+        nl = np.flatnonzero(data[max(pos - w, lo):pos] == 10)
+        if len(nl): return max(pos - w, lo) + int(nl[-1]) + 1
+    nl = np.flatnonzero(data[pos:] == 10)
+    return pos + int(nl[0]) + 1 if len(nl) else len(data)
+
+def _fast_parse(data:np.ndarray, layout:str)->dict|None:
+    "The kept columns of the TREC text `data` (uint8) by the fast reader; None when it leaves the text to the exact one."
+    L, end, cuts = _LAYOUTS[layout], len(data), [0]
+    if end == 0: return None
+    while cuts[-1] < end: cuts.append(_line_end(data, cuts[-1], cuts[-1] + _CHUNK) if cuts[-1] + _CHUNK < end else end)
+    spans = list(zip(cuts[:-1], cuts[1:]))
+    lines = [np.count_nonzero(data[lo:hi] == 10) for lo, hi in spans]
+    lines[-1] += int(data[end - 1] != 10)             # a last line without its newline
+    at = np.r_[0, np.cumsum(lines)]                   # part i's rows go to rows at[i]... of the output
+    def parse(i):
+        lo, hi = spans[i]
+        if lo >= _LEAD and hi + _TAIL <= end: return _parse_chunk(data, lo, hi, L, lines[i])   # read in place
+        buf, e = _padded(data[lo:hi])                 # the first and the last part: a padded copy
+        return _parse_chunk(buf, _LEAD, e, L, lines[i])
+    first = parse(0)
+    if first is None: return None
+    out = {c: np.empty((at[-1],) + v.shape[1:], v.dtype) for c, v in first.items()}
+    def put(i, part):
+        "Write part i into `out`: its row count; None to give up; the part itself if its ids are wider than `out`'s."
+        if part is None or any(v.ndim == 2 and v.shape[1] > out[c].shape[1] for c, v in part.items()): return part
+        n = len(next(iter(part.values())))
+        for c, v in part.items():
+            o = out[c][at[i]:at[i] + n]
+            if v.ndim == 2 and v.shape[1] < o.shape[1]: o[:, v.shape[1]:] = 0; o = o[:, :v.shape[1]]
+            o[...] = v
+        return n
+    rest, threads = range(1, len(spans)), (1 if end < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4))
+    if threads > 1 and len(rest) > 1:
+        with ThreadPoolExecutor(threads) as pool: done = [put(0, first)] + list(pool.map(lambda i: put(i, parse(i)), rest))
+    else: done = [put(0, first)] + [put(i, parse(i)) for i in rest]
+    if any(d is None for d in done): return None
+    if any(isinstance(d, dict) for d in done): out, done = _widen(out, done, at)
+    if sum(done) == 0: return None
+    if done != lines:                                 # blank or comment lines: close the gaps
+        keep = np.zeros(at[-1], bool)
+        for i, n in enumerate(done): keep[at[i]:at[i] + n] = True
+        out = {c: v[keep] for c, v in out.items()}
+    return {c: v.view(f'S{8 * v.shape[1]}').ravel() if v.ndim == 2 else v for c, v in out.items()}
+
+def _widen(out:dict, done:list, at:np.ndarray):
+    "`out` widened for the parts in `done` whose ids did not fit, with those parts written; and every part's row count."
+    wide = {i: d for i, d in enumerate(done) if isinstance(d, dict)}
+    out, done = dict(out), list(done)
+    for c, v in out.items():
+        w = max([v.shape[1]] + [p[c].shape[1] for p in wide.values()]) if v.ndim == 2 else 0
+        if w > (v.shape[1] if v.ndim == 2 else 0): out[c] = np.zeros((len(v), w), v.dtype); out[c][:, :v.shape[1]] = v
+    for i, part in wide.items():
+        n = done[i] = len(next(iter(part.values())))
+        for c, v in part.items():
+            if v.ndim == 2: out[c][at[i]:at[i] + n] = 0; out[c][at[i]:at[i] + n, :v.shape[1]] = v
+            else: out[c][at[i]:at[i] + n] = v
+    return out, done
+
+# %% ../nbs/00_core.ipynb #06ef91c3
+def _parse_text(data:bytes, source:str, layout:str)->dict:
+    "The kept columns of TREC `layout` text: the fast reader, else the exact one; a bad line raises `EvalInputError`."
+    out = _fast_parse(np.frombuffer(data, np.uint8), layout)
+    return out if out is not None else _parse_exact(data, source, layout)
+
+def _parse_file(path, source:str, layout:str)->dict:
+    "`_parse_text` of a file; a plain file is memory-mapped rather than read."
+    with open(path, 'rb') as f:
+        plain = f.read(2) != b'\x1f\x8b' and os.fstat(f.fileno()).st_size > 0
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if plain else None
+    if m is None: return _parse_text(_read_bytes(path), source, layout)
+    try:
+        if hasattr(m, 'madvise') and hasattr(mmap, 'MADV_WILLNEED'): m.madvise(mmap.MADV_WILLNEED)
+        data = np.frombuffer(m, np.uint8)
+        out = _fast_parse(data, layout)
+        del data                                      # the map can close only once no array uses it
+    finally: m.close()
+    return out if out is not None else _parse_exact(_read_bytes(path), source, layout)
 
 # %% ../nbs/00_core.ipynb #f5562e25
 def _bytes_array(values)->np.ndarray:
@@ -294,7 +548,7 @@ def _read(src, layout:str, columns=None)->dict:
     what, kind = _source_name(src), 'qrels' if layout.endswith('qrels') else 'run'
     if isinstance(src, (str, os.PathLike)):
         if not Path(src).exists(): raise EvalInputError(f"{kind} file not found: {what}")
-        return dict(_parse_text(_read_bytes(src), what, layout), source=what)
+        return dict(_parse_file(src, what, layout), source=what)
     want = ('qid', 'docno', value_col) + {'ranked_run': ('rank',), 'subtopic_qrels': ('subtopic',)}.get(layout, ())
     if isinstance(src, dict):
         if layout == 'ranked_run': raise EvalInputError("a {qid: {docno: score}} dict has no rank column; pass a file or a DataFrame with one")
@@ -334,7 +588,12 @@ def read_run(src, # a TREC run file (plain or gzip), a `{qid: {docno: score}}` d
 # %% ../nbs/00_core.ipynb #48e0d433
 def _stretch_starts(a:np.ndarray)->np.ndarray:
     "Indices where a new stretch of equal consecutive values begins."
-    return np.flatnonzero(np.r_[True, a[1:] != a[:-1]]) if len(a) else np.zeros(0, np.int64)
+    if len(a) == 0: return np.zeros(0, np.int64)
+    if a.dtype.kind == 'S' and a.dtype.itemsize % 8 == 0 and a.flags.c_contiguous:   # ids in whole words: compare words
+        w = a.view(np.uint64).reshape(len(a), -1)
+        change = (w[1:] != w[:-1]).any(axis=1) if w.shape[1] > 1 else w[1:, 0] != w[:-1, 0]
+    else: change = a[1:] != a[:-1]
+    return np.r_[0, np.flatnonzero(change) + 1]
 
 def _query_codes(*qids):
     "The sorted distinct ids of all `qids` arrays, and each array's rows as indices into them."
@@ -345,8 +604,8 @@ def _query_codes(*qids):
 
 def _doc_words(docno:np.ndarray, n_words:int, ordered:bool=True)->np.ndarray:
     "Document ids as `n_words` uint64 words each (rows): big-endian, ordered like the ids, or (`ordered=False`) as stored, for hashing."
-    padded = np.ascontiguousarray(docno).astype(f'S{8 * n_words}')          # zero-padded on the right
-    return padded.view('>u8' if ordered else np.uint64).reshape(len(docno), n_words).astype(np.uint64, copy=not ordered)
+    padded = np.ascontiguousarray(docno).astype(f'S{8 * n_words}', copy=False)   # zero-padded on the right
+    return padded.view('>u8' if ordered else np.uint64).reshape(len(docno), n_words).astype(np.uint64, copy=False)
 
 def _n_words(*docnos)->int: return max(-(-d.dtype.itemsize // 8) for d in docnos)
 
@@ -383,16 +642,50 @@ def _first_repeat(o:np.ndarray, same:np.ndarray):
     later = np.flatnonzero(same)[np.argmin(o[1:][same])]
     return int(o[later]), int(o[later + 1])
 
+def _shared_slots(h:np.ndarray, qcode:np.ndarray, shift:int, table:np.ndarray, block:int=1 << 17)->np.ndarray:
+    """Which rows share their slot with another row. Rows must come query by query; a block of them (ending where a query
+    ends) uses all of `table`, each query in it 4096 slots, picked by 12 bits of the hash from bit `shift`."""
+    n = len(h)
+    ends = np.flatnonzero(qcode[1:] != qcode[:-1]) + 1
+    at = np.searchsorted(ends, np.arange(block, n, block))
+    cuts = np.unique(np.r_[0, ends[at[at < len(ends)]], n])
+    shared = np.empty(n, bool)
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        q, slot = qcode[a:b], np.zeros(b - a, np.intp)
+        np.cumsum(q[1:] != q[:-1], out=slot[1:])      # the query's number in the block picks its 4096 slots
+        slot &= 511; slot <<= 12
+        slot |= ((h[a:b] >> np.uint64(shift)) & np.uint64(4095)).astype(np.intp)
+        me = np.arange(b - a, dtype=np.int32)
+        table[slot] = me                              # one row wins each slot ...
+        owner = table[slot]
+        lost = owner != me                            # ... the others lost it,
+        lost[owner[lost]] = True                      # and the winners of shared slots count too
+        shared[a:b] = lost
+    return shared
+
+def _grouped(qcode:np.ndarray)->bool:
+    "Whether each query's rows are together (one stretch per query)."
+    starts = _stretch_starts(qcode)
+    return len(np.unique(qcode[starts])) == len(starts)
+
 def _duplicate_pair(qcode, docno, h):
     "The rows of the first (query, document) pair that occurs twice, or None."
-    top = (h >> np.uint64(32)).astype(np.uint32)     # sorting 32 bits is faster; repeats are only candidates
-    s = np.sort(top)
-    repeated = s[1:][s[1:] == s[:-1]]                # chance repeats: about n²/2³³ (some thousands for 10⁷ rows)
-    if len(repeated) == 0: return None
-    size = 1 << max(20, (256 * len(repeated)).bit_length())
-    seen = np.zeros(size, bool)
-    seen[(repeated & np.uint32(size - 1)).astype(np.intp)] = True
-    rows = np.flatnonzero(seen[(top & np.uint32(size - 1)).astype(np.intp)])   # every repeated value's rows, a few more
+    if len(h) < 2: return None
+    if _grouped(qcode):                               # rounds of slot tables, each with other bits of the hash
+        table = np.empty(1 << 21, np.int32)
+        rows = np.flatnonzero(_shared_slots(h, qcode, 0, table))
+        for shift in (12, 24, 36, 48):
+            if len(rows) < 2 or len(rows) * 256 < len(h): break
+            rows = rows[_shared_slots(h[rows], qcode[rows], shift, table)]
+    else:                                             # rows whose hash's top 32 bits repeat, by a sort
+        top = (h >> np.uint64(32)).astype(np.uint32)
+        s = np.sort(top)
+        repeated = s[1:][s[1:] == s[:-1]]
+        size = 1 << max(20, (256 * len(repeated)).bit_length())
+        seen = np.zeros(size, bool)
+        seen[(repeated & np.uint32(size - 1)).astype(np.intp)] = True
+        rows = np.flatnonzero(seen[(top & np.uint32(size - 1)).astype(np.intp)]) if len(repeated) else np.zeros(0, np.int64)
+    if len(rows) < 2: return None
     pair = _duplicate_pair_exact(qcode[rows], docno[rows])
     return None if pair is None else (int(rows[pair[0]]), int(rows[pair[1]]))
 
@@ -415,12 +708,13 @@ def _match(rq, rd, hr, qq, qd, hq)->np.ndarray:
     low = np.uint64(size - 1)
     seen = np.zeros(size, bool)
     seen[(hq & low).astype(np.intp)] = True
-    cand = np.flatnonzero(seen[(hr & low).astype(np.intp)])                # judged rows, and ~1.5 % others
+    cand = np.concatenate([np.flatnonzero(seen[(hr[a:a + _BLOCK] & low).view(np.intp)]) + a    # judged rows, and ~1.5 % others
+                           for a in range(0, len(hr), _BLOCK)] or [np.zeros(0, np.int64)])
     pos = np.minimum(np.searchsorted(hs, hr[cand]), len(hs) - 1)
     found = hs[pos] == hr[cand]
     hit, j = cand[found], o[pos[found]]
     if not _same_pair(rq[hit], rd[hit], qq[j], qd[j]).all(): return _match_exact(rq, rd, qq, qd)
-    out = np.full(len(rq), -1, np.int64)
+    out = np.full(len(rq), -1, np.int32)
     out[hit] = j
     return out
 
@@ -432,27 +726,61 @@ def _match_exact(rq, rd, qq, qd)->np.ndarray:
     last = np.maximum.accumulate(np.where(o < n, np.arange(len(o)), -1))   # latest qrels row so far
     src = o[np.maximum(last, 0)]
     ok = (last >= 0) & (o >= n) & _same_pair(q[o], d[o], q[src], d[src])
-    out = np.full(len(rq), -1, np.int64)
+    out = np.full(len(rq), -1, np.int32)
     out[o[ok] - n] = src[ok]
     return out
 
 # %% ../nbs/00_core.ipynb #fab03c0c
 def _descending_key(score:np.ndarray)->np.ndarray:
     "uint32 keys that sort the float32-rounded scores in descending order (-0.0 equals 0.0)."
-    f = (score.astype(np.float32) + np.float32(0)).view(np.uint32)
-    ascending = np.where(f >> np.uint32(31) == 1, ~f, f | np.uint32(0x80000000))
-    return ~ascending
+    f = score.astype(np.float32)
+    f += np.float32(0)                                # -0.0 becomes 0.0
+    u = f.view(np.uint32)
+    flip = u >> np.uint32(31)                         # negative: flip every bit; positive: only the sign bit
+    np.negative(flip, out=flip)
+    flip |= np.uint32(0x80000000)
+    u ^= flip
+    return np.invert(u, out=u)
+
+def _presorted(qcode:np.ndarray, key:np.ndarray):
+    "Where each query's stretch of rows starts, if every query's rows are together and already in `key` order; else None."
+    new = qcode[1:] != qcode[:-1]
+    if not (new | (key[1:] >= key[:-1])).all(): return None
+    starts = np.r_[0, np.flatnonzero(new) + 1]
+    return starts if len(np.unique(qcode[starts])) == len(starts) else None   # else a query has two stretches
+
+def _by_code(qcode:np.ndarray, starts:np.ndarray, key:np.ndarray):
+    "The order and tie flags of presorted rows: the query stretches put in code order, each kept as it is."
+    n = len(qcode)
+    tied = np.empty(n, bool)
+    tied[0] = False
+    np.equal(key[1:], key[:-1], out=tied[1:])
+    tied[starts] = False
+    by_code = np.argsort(qcode[starts], kind='stable')
+    if (by_code == np.arange(len(starts))).all(): return np.arange(n), tied
+    src, lengths = starts[by_code], np.diff(np.r_[starts, n])[by_code]
+    o = np.ones(n, np.int64)                          # consecutive rows, with a jump where each stretch begins
+    o[np.cumsum(lengths)[:-1]] = src[1:] - (src[:-1] + lengths[:-1] - 1)
+    o[0] = src[0]
+    np.cumsum(o, out=o)
+    return o, tied[o]
 
 def _order_trec(qcode, score, docno, rank=None):
     "trec_eval's order: by query, score (as float32) descending, then docno descending."
-    key = (qcode.astype(np.uint64) << np.uint64(32)) | _descending_key(score).astype(np.uint64)
-    o = np.argsort(key, kind='stable')
-    tied = np.r_[False, key[o][1:] == key[o][:-1]]
-    group = tied | np.r_[tied[1:], False]             # rows inside a stretch of equal keys
+    desc = _descending_key(score)
+    starts = _presorted(qcode, desc) if len(qcode) else None
+    if starts is not None: o, tied = _by_code(qcode, starts, desc)     # a run file as written by most systems: no sort
+    else:
+        key = (qcode.astype(np.uint64) << np.uint64(32)) | desc.astype(np.uint64)
+        o = np.argsort(key, kind='stable')
+        tied = np.r_[False, key[o][1:] == key[o][:-1]]
+    group = tied.copy()
+    group[:-1] |= tied[1:]                            # rows inside a stretch of equal keys
     if group.any():                                   # within each stretch: docno descending
-        rows = o[group]
+        at = np.flatnonzero(group)
+        rows = o[at]
         words = _doc_words(docno[rows], _n_words(docno))
-        o[group] = rows[np.lexsort(tuple(~w for w in words.T[::-1]) + (key[rows],))]
+        o[at] = rows[np.lexsort(tuple(~w for w in words.T[::-1]) + (np.cumsum(~tied[at]),))]
     return o, tied
 
 def _order_input(qcode, score, docno, rank=None):
@@ -610,16 +938,22 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         judge = _match(rq, run.docno, hr, qq, qrels.docno, hq)
         distinct.result()
         order, tied = ordering.result()
-    in_run, in_qrels = (np.bincount(c, minlength=len(ids)) > 0 for c in (rq, qq))
+    per_query = np.bincount(rq, minlength=len(ids))
+    in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
     keep = in_qrels & in_run if queries == 'run' else in_qrels
-    codes = rq[order]
-    if not keep[codes].all(): order, tied, codes = (a[keep[codes]] for a in (order, tied, codes))
+    if TIE_POLICIES[ties] in (_order_trec, _order_input, _order_rank):  # queries in code order: no need to look
+        codes, kept = None, np.repeat(keep, per_query)
+    else: codes = rq[order]; kept = keep[codes]
+    if not kept.all():
+        order, tied = order[kept], tied[kept]
+        if codes is not None: codes = codes[kept]
     n, row_of = int(keep.sum()), np.cumsum(keep) - 1
-    counts = np.bincount(codes, minlength=len(ids))[keep]               # documents of each kept query
+    counts = per_query[keep]                                            # documents of each kept query
     if n and (counts == counts[0]).all():                               # all equally deep: the matrix is a reshape
         width, flat = int(counts[0]) if depth is None else min(int(counts[0]), depth), None
         if width < counts[0]: order, tied = (a.reshape(n, -1)[:, :width].ravel() for a in (order, tied))
     else:
+        if codes is None: codes = np.repeat(np.flatnonzero(keep), counts)
         pos = _positions(codes)
         if depth is not None: order, tied, codes, pos = (a[pos < depth] for a in (order, tied, codes, pos))
         width = int(pos.max(initial=-1)) + 1
