@@ -60,6 +60,8 @@ STAGES = {
     "metrics": "the metrics alone, from an already joined batch (ours only: peers have no such stage)",
     "e2e": "files -> per-query values of the measures",
     "warmup": "ranx only: numba compiles (or loads from its cache) its kernels on a tiny input, in a fresh process",
+    "all_trec": "trec_eval's whole measure set, files -> per-query values (ours: `trec_eval -q -m all_trec`, text "
+                "to /dev/null; pytrec_eval: all its supported_measures, trec_eval 9's set)",
 }
 
 
@@ -123,13 +125,11 @@ def _batch_info(batch) -> dict:
     return info
 
 
-# The metric functions alone, on a joined batch (the "metrics" stage): the seven MEASURES.
+# The measures alone, on a joined batch (the "metrics" stage): the seven MEASURES, as evaluate computes them.
 def _our_metrics(batch):
-    """nDCG@10, nDCG, AP, RR, RR@10, P@10, R@100 from one batch, by the metric functions."""
-    import rankmetrics_nb as rm
-    return {"nDCG@10": rm.ndcg(batch, k=10), "nDCG": rm.ndcg(batch), "AP": rm.average_precision(batch),
-            "RR": rm.reciprocal_rank(batch), "RR@10": rm.reciprocal_rank(batch, k=10),
-            "P@10": rm.precision(batch, k=10), "R@100": rm.recall(batch, None, k=100)}
+    """MEASURES from one batch, each by its registry entry (the same calls evaluate makes)."""
+    from rankmetrics_nb.measures import parse_measure
+    return {m: parse_measure(m).compute(batch) for m in MEASURES}
 
 
 def _our_evaluate():
@@ -208,6 +208,20 @@ def _ours_e2e(qrels_path, run_path):
     yield {"queries": len(res), "means": _per_query_means(res)}
 
 
+@job("ours", "all_trec")
+def _ours_all_trec(qrels_path, run_path):
+    """rankmetrics trec_eval -q -m all_trec QRELS RUN, output to /dev/null"""
+    try:
+        from rankmetrics_nb.trec_eval import main
+    except ImportError as e:
+        raise Unavailable(f"rankmetrics_nb.trec_eval: {e}") from None
+    yield
+    with open(os.devnull, "w") as out:
+        status = main(["-q", "-m", "all_trec", str(qrels_path), str(run_path)], out=out)
+    yield
+    yield {"exit_status": status}
+
+
 # --------------------------------------------------------------------------- pytrec_eval
 def _pytrec():
     try:
@@ -258,6 +272,17 @@ def _pt_e2e(qrels_path, run_path):
     res = pytrec_eval.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)
     yield
     yield {"queries": len(res), "means": _pytrec_means(res)}
+
+
+@job("pytrec_eval", "all_trec")
+def _pt_all_trec(qrels_path, run_path):
+    """parse both files + RelevanceEvaluator(qrels, supported_measures) + evaluate"""
+    pytrec_eval = _pytrec()
+    yield
+    qrels, run = _pytrec_load(pytrec_eval, qrels_path, run_path)
+    res = pytrec_eval.RelevanceEvaluator(qrels, pytrec_eval.supported_measures).evaluate(run)
+    yield
+    yield {"queries": len(res), "values_per_query": len(next(iter(res.values()), {}))}
 
 
 # --------------------------------------------------------------------------- ranx

@@ -36,27 +36,24 @@ def summarize(batch:Batch, # a joined run
     "The summary table's row for one run."
     return {name: f(batch, batch.rel) for name, f in _COLUMNS.items()}
 
+def _aligned(rows:list)->str:
+    "Rows of cells, the first left-aligned, the rest right-aligned, under a rule."
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    line = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    return '\n'.join([line(rows[0]), '  '.join('-' * w for w in widths)] + [line(r) for r in rows[1:]])
+
 def format_table(rows:dict, # {row name: {column: value}}
                 )->str:
     "Rows as an aligned text table; floats with 4 decimals."
     cols = list(next(iter(rows.values())))
     cell = lambda v: f'{v:.4f}' if isinstance(v, float) else str(v)
-    body = [['run'] + cols] + [[name] + [cell(r[c]) for c in cols] for name, r in rows.items()]
-    widths = [max(len(r[i]) for r in body) for i in range(len(body[0]))]
-    line = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-    return '\n'.join([line(body[0]), '  '.join('-' * w for w in widths)] + [line(r) for r in body[1:]])
+    return _aligned([['run'] + cols] + [[name] + [cell(r[c]) for c in cols] for name, r in rows.items()])
 
 # %% ../nbs/90_cli.ipynb #9541e412
 FORMATS = ('table', 'json', 'csv', 'trec')
 DEFAULT_MEASURES = ('P@10', 'R@100', 'AP', 'RR', 'nDCG@10')
 
 def _cell(v)->str: return str(v) if isinstance(v, (int, np.integer)) else f'{v:.4f}'
-
-def _aligned(rows:list)->str:
-    "Rows of cells, the first left-aligned, the rest right-aligned, under a rule."
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    line = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-    return '\n'.join([line(rows[0]), '  '.join('-' * w for w in widths)] + [line(r) for r in rows[1:]])
 
 def _table(e:Evaluation, per_query:bool)->str:
     means = e.means()

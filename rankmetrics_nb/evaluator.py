@@ -6,7 +6,7 @@
 from __future__ import annotations
 import warnings
 import numpy as np
-from .core import EvalInputError, QueryMismatchWarning, Mean, join
+from .core import EvalInputError, QueryMismatchWarning, Mean, join, query_mean
 from .diversity import join_subtopics
 from .measures import Measure, parse_measure
 
@@ -28,7 +28,7 @@ class Evaluation:
     def _summary(self, j:int):
         m, v = self.measures[j], self.values[:, j]
         if m.definition.summary == 'sum': return int(v.sum())
-        return Mean(v.sum() / len(v) if len(v) else 0.0, len(v), self.skipped)
+        return Mean(query_mean(v), len(v), self.skipped)      # query_mean: 0.0 when no query is evaluated
     def means(self)->dict:
         "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
         return {key: self._summary(j) for j, key in enumerate(self.keys)}
