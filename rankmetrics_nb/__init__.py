@@ -7,17 +7,19 @@ __version__ = "0.1.0"
 __all__ = []
 
 # %% ../nbs/99_api.ipynb #d64eb976
-from .core import (EvalInputError, QueryMismatchWarning, Qrels, Run, Batch, TIE_POLICIES,
-                                 read_qrels, read_run, join, check_k, check_rel, apply_preset, label_matrix, top_k, per_query, as_result,
-                                 Mean, query_mean)
+from .kit import EvalInputError, QueryMismatchWarning, Batch, check_k, check_rel, apply_preset, label_matrix, top_k, per_query, as_result, Mean, query_mean
+from .inputs import Qrels, Run, read_qrels, read_run
+from .joins import TIE_POLICIES, join
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
 from .average_precision import average_precision, mean_average_precision, DENOMINATORS
 from .dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, PRESETS as DCG_PRESETS
 from .err import err, mean_err, cascade_stop_probabilities, cascade_probabilities, simulate_cascade, PRESETS as ERR_PRESETS
-from .diversity import (subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia,
-                                      strec, SubtopicBatch, join_subtopics, DiversityTable, diversity_table, DIVERSITY_PRESETS)
+from .kit import SubtopicBatch
+from .joins import join_subtopics
+from .diversity import subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
+from .ndeval import DiversityTable, diversity_table, DIVERSITY_PRESETS
 from .rank_correlation import rank_correlation, kendall_tau
 from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table
 from .evaluator import evaluate, evaluation, Evaluation

@@ -5,8 +5,7 @@
 # %% ../nbs/04_average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
-from .core import (EvalInputError, Batch, Mean, check_k, check_rel, label_matrix, top_k, per_query,
-                                 as_result, query_mean)
+from .kit import EvalInputError, Batch, Mean, check_k, check_rel, label_matrix, top_k, per_query, as_result, query_mean
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']

@@ -7,7 +7,8 @@ from __future__ import annotations
 import argparse, sys, warnings
 from pathlib import Path
 import numpy as np
-from .core import join, EvalInputError, QueryMismatchWarning, TIE_POLICIES, Batch, query_mean
+from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean
+from .joins import join, TIE_POLICIES
 from .data import example_paths
 from .precision import precision
 from .reciprocal_rank import reciprocal_rank

@@ -6,7 +6,7 @@
 from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
-from .core import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, _same_setting
+from .kit import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg']
@@ -39,7 +39,7 @@ def _is_number(x)->bool: return isinstance(x, (int, float, np.integer, np.floati
 def _agrees(value, fixed)->bool:
     "Whether a given `value` agrees with a preset's `fixed` one (judged grades given as an array agree with 'judged')."
     if fixed == 'judged' and not isinstance(value, (str, Mapping)) and not callable(value): return True
-    return _same_setting(value, fixed)
+    return same_setting(value, fixed)
 
 def _settings(preset, # a key of `PRESETS`, or None
               **given, # the convention parameters as passed (None: not given)

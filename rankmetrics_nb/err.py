@@ -5,8 +5,7 @@
 # %% ../nbs/06_err.ipynb #886daeb1
 from __future__ import annotations
 import numpy as np
-from .core import (EvalInputError, Batch, Mean, label_matrix, top_k, per_query, as_result,
-                                 query_mean, apply_preset)
+from .kit import EvalInputError, Batch, Mean, label_matrix, top_k, per_query, as_result, query_mean, apply_preset
 
 # %% auto #0
 __all__ = ['PRESETS', 'cascade_probabilities', 'cascade_stop_probabilities', 'err', 'mean_err', 'simulate_cascade']

@@ -6,8 +6,9 @@
 from __future__ import annotations
 import warnings
 import numpy as np
-from .core import EvalInputError, QueryMismatchWarning, Mean, join, query_mean
-from .diversity import join_subtopics
+from .kit import EvalInputError, QueryMismatchWarning, Mean, query_mean
+from .joins import join
+from .joins import join_subtopics
 from .measures import Measure, parse_measure
 
 # %% auto #0

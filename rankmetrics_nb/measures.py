@@ -8,7 +8,7 @@ import difflib, re
 from dataclasses import dataclass, field
 from typing import Callable
 import numpy as np
-from .core import EvalInputError, check_k, check_rel
+from .kit import EvalInputError, check_k, check_rel
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision, DENOMINATORS

@@ -5,7 +5,7 @@
 # %% ../nbs/02_precision.ipynb #38b179c4
 from __future__ import annotations
 import numpy as np
-from .core import EvalInputError, Batch, label_matrix, check_k, per_query, as_result
+from .kit import EvalInputError, Batch, label_matrix, check_k, per_query, as_result
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success']

@@ -5,7 +5,7 @@
 # %% ../nbs/08_rank_correlation.ipynb #be412392
 from __future__ import annotations
 import numpy as np
-from .core import EvalInputError, label_matrix, as_result
+from .kit import EvalInputError, label_matrix, as_result
 
 # %% auto #0
 __all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'kendall_tau']

@@ -5,7 +5,7 @@
 # %% ../nbs/03_reciprocal_rank.ipynb #e3d013c0
 from __future__ import annotations
 import numpy as np
-from .core import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel
+from .kit import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank']

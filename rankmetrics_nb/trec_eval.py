@@ -8,9 +8,11 @@ import difflib, getopt, gzip, math, os, sys, tempfile, warnings
 from functools import cached_property
 from pathlib import Path
 import numpy as np
-from .core import EvalInputError, QueryMismatchWarning, Qrels, Run, join, read_qrels, read_run
+from .kit import EvalInputError, QueryMismatchWarning
+from .inputs import Qrels, Run, read_qrels, read_run
+from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
-from .trec_prefs import measure_table, format_of, jg_queries, read_qrels_jg
+from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
 
 # %% auto #0
 __all__ = ['MISSING_ZSCORE', 'MIN_GEO_MEAN', 'USAGE', 'select_measures', 'read_runid', 'ZScores', 'read_zscores',

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 import numpy as np
-from .core import EvalInputError, Batch
+from .kit import EvalInputError, Batch
 from .precision import precision, recall, f_measure, r_precision, success
 from .average_precision import average_precision
 from .reciprocal_rank import reciprocal_rank

@@ -7,7 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.core import join, QueryMismatchWarning
+from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.average_precision import average_precision, mean_average_precision, DENOMINATORS
 
 CUTS = (5, 10, 100, 1000)

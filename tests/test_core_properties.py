@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning
-from rankmetrics_nb.core import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
+from rankmetrics_nb.joins import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
 
 QIDS = ['q1', 'q2', 'q10', 'é9']
 DOCS = ['a', 'ab', 'b', 'z', 'aaaaaaaa', 'aaaaaaaab', 'doc-with-a-long-name-17', 'doc-with-a-long-name-2', 'x#y', 'ü']

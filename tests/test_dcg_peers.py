@@ -7,7 +7,8 @@ import math, warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.core import join, query_mean, QueryMismatchWarning
+from rankmetrics_nb.kit import query_mean, QueryMismatchWarning
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, PRESETS
 
 CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)          # trec_eval's default ndcg_cut levels

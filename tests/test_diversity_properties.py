@@ -9,9 +9,9 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.core import QueryMismatchWarning
-from rankmetrics_nb.diversity import (alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia,
-                                      strec, join_subtopics)
+from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.joins import join_subtopics
+from rankmetrics_nb.diversity import alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 
 SEEDED = settings(derandomize=True, database=None, deadline=None, max_examples=150,
                   suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.core import join, QueryMismatchWarning
+from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.err import err, mean_err, cascade_stop_probabilities, cascade_probabilities, simulate_cascade
 
 CUTS = (None, 1, 5, 10, 20, 1000)

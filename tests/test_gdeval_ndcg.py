@@ -8,7 +8,8 @@ printed for the run's topics that exist; amean divides by the number of those to
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.core import join, query_mean, QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.kit import query_mean, QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.dcg import ndcg
 
 from conftest import DIVERSITY

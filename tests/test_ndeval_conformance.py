@@ -16,8 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 import numpy as np
 import pytest
-from rankmetrics_nb.core import EvalInputError, QueryMismatchWarning
-from rankmetrics_nb.diversity import diversity_table, join_subtopics, alpha_ndcg, DIVERSITY_PRESETS
+from rankmetrics_nb.kit import EvalInputError, QueryMismatchWarning
+from rankmetrics_nb.joins import join_subtopics
+from rankmetrics_nb.diversity import alpha_ndcg
+from rankmetrics_nb.ndeval import diversity_table, DIVERSITY_PRESETS
 
 from conftest import DIVERSITY
 TINY, QRELS_2012 = DIVERSITY / 'tiny', DIVERSITY / 'qrels' / 'wt2012.qrels-for-ndeval.txt'
@@ -85,8 +87,8 @@ def test_tiny_cases_exercise_the_conventions(tiny):
     assert rank['alpha-nDCG@5'][0] != trad['alpha-nDCG@5'][0] and rank.topics == trad.topics == ['7', '8', '10']
     c = diversity_table(tiny / 'edge.div.qrels', tiny / 'edge.div.run', queries='qrels', ties='traditional')
     assert (c.n_averaged, trad.n_averaged) == (3, 2) and (c.values[2] == 0).all()
-    with pytest.warns(QueryMismatchWarning, match="ties='traditional'"):           # topics 9 and 10 are one-sided
-        b = join_subtopics(tiny / 'edge.div.qrels', tiny / 'edge.div.run', ties='traditional')
+    with pytest.warns(QueryMismatchWarning, match="ties='double'"):           # topics 9 and 10 are one-sided
+        b = join_subtopics(tiny / 'edge.div.qrels', tiny / 'edge.div.run', ties='double')
     assert b.subtopic_ids[0].tolist() == ['1', '2', '3']          # subtopic 4 of topic 7 has no relevant document
 
 # ---------------------------------------------------------------- an independent slow reference

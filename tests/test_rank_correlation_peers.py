@@ -8,7 +8,8 @@ from itertools import combinations, permutations, product
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.core import join, QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.kit import QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.rank_correlation import rank_correlation, kendall_tau
 
 SEEDED = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,7 +6,8 @@ import warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.core import join, QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.kit import QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
 
 # --------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import io, subprocess, sys
 from pathlib import Path
 import pytest
 from rankmetrics_nb.trec_eval import main, trec_eval, select_measures
-from rankmetrics_nb.core import EvalInputError
+from rankmetrics_nb.kit import EvalInputError
 
 # expected file -> the trec_eval arguments of the Makefile's quicktest (file names relative to the folder)
 CASES = {

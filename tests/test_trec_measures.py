@@ -5,7 +5,8 @@ collection, compared as printed (`%.4f`, integers, quoted strings); then against
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.core import join, QueryMismatchWarning
+from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.joins import join
 from rankmetrics_nb.trec_measures import TREC_MEASURES, trec_queries, nickname
 
 from conftest import trec_eval_printed
