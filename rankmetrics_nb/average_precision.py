@@ -5,7 +5,8 @@
 # %% ../nbs/04_average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, Mean, check_k, check_rel, label_matrix, top_k, per_query, as_result, query_mean
+from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, label_matrix, top_k,
+                                as_result, query_mean, safe_ratio, sum_in_rank_order)
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -18,68 +19,36 @@ DENOMINATORS = {
 }
 
 # %% ../nbs/04_average_precision.ipynb #57150cb3
-def _check_denominator(denominator)->str:
-    "`denominator` if it is a known choice, else a clear error."
-    if not isinstance(denominator, str) or denominator not in DENOMINATORS:
-        raise EvalInputError(f"unknown denominator {denominator!r}; choose one of: {', '.join(DENOMINATORS)}")
-    return denominator
-
-def _check_n_rel(n_rel, n:int)->np.ndarray:
-    "`n_rel` as one whole count ≥ 0 per query (a float array), or a clear error."
-    try: a = np.asarray(n_rel)
-    except ValueError: a = np.asarray(None)          # a ragged list
-    if a.dtype.kind not in 'iuf':
-        raise EvalInputError(f"n_rel must be a number of relevant documents, or one per query; got {n_rel!r}")
-    a = per_query(a.astype(np.float64), n, 'n_rel')
-    bad = ~np.isfinite(a) | (a < 0) | (a != np.round(a))
-    if bad.any(): raise EvalInputError(f"n_rel must be whole numbers ≥ 0; got {float(a[bad][0]):g} for query row {int(np.argmax(bad))}")
-    return a
-
-# %% ../nbs/04_average_precision.ipynb #c862fd99
 def _hit_precision(r:np.ndarray)->np.ndarray:
     "P@i · rel_i at every rank of the 0/1 matrix `r`: the precision at each relevant document, 0 elsewhere."
     return np.cumsum(r, axis=1) / np.arange(1, r.shape[1] + 1) * r
 
 def _relevant_total(labels, listed:np.ndarray, n_rel, rel:float)->np.ndarray:
-    "R per query: `n_rel` if given, else the batch's judged relevant documents, else the relevant documents listed."
+    "R per query: `n_rel` if given (checked by the kit's `check_n_rel`), else the batch's judged relevant documents, else the relevant documents listed."
     if n_rel is None: return (labels.n_rel_at(rel) if isinstance(labels, Batch) else listed).astype(np.float64)
-    R = _check_n_rel(n_rel, len(listed))
-    short = R < listed
-    if short.any():
-        i = int(np.argmax(short))
-        raise EvalInputError(f"n_rel ({R[i]:g}) is smaller than the {listed[i]} relevant documents in labels row {i}; "
-                             "n_rel counts all relevant documents of the query, retrieved or not")
-    return R
-
-def _sum_in_rank_order(x:np.ndarray)->np.ndarray:
-    "Row sums added rank by rank, as trec_eval adds them (numpy's `sum` adds pairwise, in another order)."
-    return np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
-
-def _ratio(num:np.ndarray, den:np.ndarray)->np.ndarray:
-    "num / den, and 0 where den is 0 (then num is 0 too: nothing relevant was ranked)."
-    return np.divide(num, den, out=np.zeros(len(num)), where=den > 0)
+    return check_n_rel(n_rel, listed)
 
 # %% ../nbs/04_average_precision.ipynb #1ef75e49
 def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                      n_rel=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
                       k:int=None, # the cutoff, for AP@k; None for the whole list
+                      *, n_rel=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
                       rel=1, # the lowest grade counted as relevant
                       denominator:str='n_rel', # "n_rel" (R, trec_eval), "retrieved" (relevant in the top k, torchmetrics) or "min_n_rel_k" (min(R, k), Spark)
                      ): # a float for one list, else one value per query
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
     m, single = label_matrix(labels)
-    denominator, k, rel = _check_denominator(denominator), check_k(k), check_rel(rel)
+    denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
     R = _relevant_total(labels, (m >= rel).sum(axis=1), n_rel, rel)
     r = top_k(m, k) >= rel
     D = dict(n_rel=R, retrieved=r.sum(axis=1), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]
-    return as_result(_ratio(_sum_in_rank_order(_hit_precision(r)), D), single)
+    return as_result(safe_ratio(sum_in_rank_order(_hit_precision(r)), D), single)
 
 # %% ../nbs/04_average_precision.ipynb #6185ce65
 def mean_average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                           n_rel=None, # R per query (one, or one per query); None as in `average_precision`
                            k:int=None, # the cutoff, for MAP@k; None for whole lists
+                           *, n_rel=None, # R per query (one, or one per query); None as in `average_precision`
                            rel=1, # the lowest grade counted as relevant
                            denominator:str='n_rel', # "n_rel", "retrieved" or "min_n_rel_k", as in `average_precision`
                           )->Mean: # the mean over all queries (each counted, 0 when it has no relevant document)
     "MAP (or MAP@k): the mean of `average_precision` over the queries."
-    return query_mean(np.atleast_1d(average_precision(labels, n_rel, k, rel, denominator)))
+    return query_mean(np.atleast_1d(average_precision(labels, n_rel=n_rel, k=k, rel=rel, denominator=denominator)))

@@ -6,7 +6,7 @@
 from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
-from .kit import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting
+from .kit import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg']
@@ -34,7 +34,6 @@ PRESETS = {
 }
 _DEFAULTS = dict(gain='linear', discount='log2', base=None, ideal=None, rel=None, max_grade=None)
 
-def _is_number(x)->bool: return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
 def _agrees(value, fixed)->bool:
     "Whether a given `value` agrees with a preset's `fixed` one (judged grades given as an array agree with 'judged')."
@@ -52,7 +51,7 @@ def _check_gain(gain)->None:
     "Raise `EvalInputError` unless `gain` is a name in `GAINS`, a {grade: gain} mapping of finite numbers, or a callable."
     if isinstance(gain, str) and gain in GAINS or callable(gain) and not isinstance(gain, (str, Mapping)): return
     if isinstance(gain, Mapping):
-        if all(_is_number(g) and _is_number(v) and np.isfinite(g) and np.isfinite(v) for g, v in gain.items()): return
+        if all(is_real(g) and is_real(v) and np.isfinite(g) and np.isfinite(v) for g, v in gain.items()): return
         raise EvalInputError(f"a gain mapping must map grades to finite gains (numbers); got {gain!r}")
     raise EvalInputError(f"unknown gain {gain!r}; choose one of: {', '.join(GAINS)}, a mapping {{grade: gain}} or a callable")
 
@@ -64,14 +63,14 @@ def _check_discount(discount, base)->float|None:
         if base is not None: raise EvalInputError(f"base applies only to discount='jk'; got base={base!r} with discount={discount!r}")
         return None
     if base is None: return 2.0
-    if not _is_number(base) or not np.isfinite(base) or base <= 1:
+    if not is_real(base) or not np.isfinite(base) or base <= 1:
         raise EvalInputError(f"base must be a number greater than 1 (the logarithm's base); got {base!r}")
     return float(base)
 
 def _check_grade_bound(x, name:str, rule:str)->float|None:
     "`x` as a float or None; `rule` 'positive' also requires x > 0."
     if x is None: return None
-    if not _is_number(x) or not np.isfinite(x) or (rule == 'positive' and x <= 0):
+    if not is_real(x) or not np.isfinite(x) or (rule == 'positive' and x <= 0):
         what = 'a positive grade (the lowest grade that earns a gain)' if rule == 'positive' else 'a grade (a finite number)'
         raise EvalInputError(f"{name} must be None or {what}; got {x!r}")
     return float(x)
@@ -147,7 +146,7 @@ def _judged(labels, m:np.ndarray)->np.ndarray:
 
 def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff; None for the whole list
-                    gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
+                    *, gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
                     rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
                     max_grade=None, # None (default): any grade; a number: a larger grade is an error
                     preset:str=None, # a key of `PRESETS`, which fixes the conventions above
@@ -163,7 +162,7 @@ def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D a
 # %% ../nbs/05_dcg.ipynb #7bb2a369
 def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff; None for the whole list
-        gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
+        *, gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
         discount=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
         base=None, # the logarithm's base of discount="jk" (default 2); ranks below it are not discounted
         rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
@@ -206,7 +205,7 @@ def _ideal_gains(I:np.ndarray)->np.ndarray:
 # %% ../nbs/05_dcg.ipynb #c72cabb3
 def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          k:int=None, # the cutoff; None for the whole list
-         ideal=None, # "judged" (a Batch's default), "returned" (a list's default), "returned_top_k", or the judged grades (array)
+         *, ideal=None, # "judged" (a Batch's default), "returned" (a list's default), "returned_top_k", or the judged grades (array)
          gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
          discount=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
          base=None, # the logarithm's base of discount="jk" (default 2); ranks below it are not discounted

@@ -192,7 +192,7 @@ def _ideal_ideal(S:np.ndarray, alpha:float, kq:np.ndarray, discount:np.ndarray)-
 
 # %% ../nbs/07_diversity.ipynb #a0068911
 def alpha_gains(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
-                alpha=0.5, # redundancy intolerance in [0, 1]
+                *, alpha=0.5, # redundancy intolerance in [0, 1]
                ): # the gain at every rank: one row for one query, else a (queries × ranks) matrix
     "The novelty-discounted gain g(r) = Σ_s J(d_r, s)(1 − α)^{c_s(r)} of the document at every rank."
     J, _, _, single = _inputs(subtopics, None)
@@ -207,7 +207,7 @@ NORMALISE = {
 
 def alpha_dcg(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
               k:int=None, # the cutoff; None for the whole ranking
-              alpha=0.5, # redundancy intolerance in [0, 1]
+              *, alpha=0.5, # redundancy intolerance in [0, 1]
               ideal=None, # the judged documents' matrix, which fixes S for "ideal-ideal"; None: the ranked documents
               normalise:str='none', # "none" (Clarke et al.) or "ideal-ideal" (ndeval's alpha-DCG column)
              ): # a float for one query, else one value per query
@@ -231,7 +231,7 @@ def _against_ideal(subtopics, k, alpha, ideal, search, kind, beta=None)->tuple:
 
 def alpha_ndcg(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
                k:int=None, # the cutoff; None for the whole ranking (and an uncut ideal)
-               alpha=0.5, # redundancy intolerance in [0, 1]
+               *, alpha=0.5, # redundancy intolerance in [0, 1]
                ideal=None, # the judged documents' matrix (candidates of the ideal ranking, ties to the earlier row); None: the ranked documents
                search:str='greedy', # how the ideal ranking is found: "greedy" (ndeval) or "exact" (every order; small candidate sets only)
               ): # a float for one query, else one value per query
@@ -242,7 +242,7 @@ def alpha_ndcg(subtopics, # a documents × subtopics matrix in rank order (one q
 # %% ../nbs/07_diversity.ipynb #23c2a01d
 def err_ia(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
            k:int=None, # the cutoff; None for the whole ranking
-           alpha=0.5, # redundancy intolerance in [0, 1]: the chance a document relevant to the user's subtopic satisfies them
+           *, alpha=0.5, # redundancy intolerance in [0, 1]: the chance a document relevant to the user's subtopic satisfies them
            ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
            normalise:str='ideal-ideal', # "ideal-ideal" (ndeval's ERR-IA) or "none" (Chapelle et al.'s probability)
           ): # a float for one query, else one value per query
@@ -256,7 +256,7 @@ def err_ia(subtopics, # a documents × subtopics matrix in rank order (one query
 
 def nerr_ia(subtopics, # as for `err_ia`
             k:int=None, # the cutoff; None for the whole ranking (and an uncut ideal)
-            alpha=0.5, # redundancy intolerance in [0, 1]
+            *, alpha=0.5, # redundancy intolerance in [0, 1]
             ideal=None, # the judged documents' matrix (candidates of the ideal ranking); None: the ranked documents
             search:str='greedy', # "greedy" (ndeval) or "exact"
            ): # a float for one query, else one value per query
@@ -267,7 +267,7 @@ def nerr_ia(subtopics, # as for `err_ia`
 # %% ../nbs/07_diversity.ipynb #e49f0915
 def nrbp(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
          k:int=None, # a cutoff; None (ndeval) for the whole ranking
-         alpha=0.5, # redundancy intolerance in [0, 1]
+         *, alpha=0.5, # redundancy intolerance in [0, 1]
          beta=0.5, # patience in [0, 1]: the chance of reading on to the next rank
          ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
         ): # a float for one query, else one value per query
@@ -279,7 +279,7 @@ def nrbp(subtopics, # a documents × subtopics matrix in rank order (one query),
 
 def nnrbp(subtopics, # as for `nrbp`
           k:int=None, # a cutoff; None (ndeval) for the whole ranking and an uncut ideal
-          alpha=0.5, # redundancy intolerance in [0, 1]
+          *, alpha=0.5, # redundancy intolerance in [0, 1]
           beta=0.5, # patience in [0, 1]
           ideal=None, # the judged documents' matrix (candidates of the ideal ranking); None: the ranked documents
           search:str='greedy', # "greedy" (ndeval) or "exact"
@@ -295,7 +295,7 @@ def _within(J:np.ndarray, kq:np.ndarray)->np.ndarray:
 
 def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
            k:int=None, # a cutoff; None (ndeval) for the whole ranking
-           ideal=None, # the judged documents' matrix, which gives R_s and S; None: the ranked documents
+           *, ideal=None, # the judged documents' matrix, which gives R_s and S; None: the ranked documents
           ): # a float for one query, else one value per query
     "MAP-IA: the average precision of each subtopic (over its R_s judged relevant documents), averaged over the S subtopics."
     J, n, I, single = _inputs(subtopics, ideal)
@@ -306,7 +306,7 @@ def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query
 
 def p_ia(subtopics, # as for `map_ia`
          k:int=None, # the cutoff; None divides by the length of each ranking
-         ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+         *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
         ): # a float for one query, else one value per query
     "P-IA@k: relevant (document, subtopic) pairs in the top k, divided by k·S."
     J, n, I, single = _inputs(subtopics, ideal)
@@ -315,7 +315,7 @@ def p_ia(subtopics, # as for `map_ia`
 
 def strec(subtopics, # as for `map_ia`
           k:int=None, # the cutoff; None for the whole ranking
-          ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+          *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
          ): # a float for one query, else one value per query
     "strec@k, subtopic recall: the share of the S subtopics covered by the top k documents."
     J, n, I, single = _inputs(subtopics, ideal)

@@ -5,7 +5,8 @@
 # %% ../nbs/06_err.ipynb #886daeb1
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, Mean, label_matrix, top_k, per_query, as_result, query_mean, apply_preset
+from .kit import (EvalInputError, Batch, Mean, label_matrix, top_k, per_query, as_result, query_mean, apply_preset,
+                                sum_in_rank_order, check_choice)
 
 # %% auto #0
 __all__ = ['PRESETS', 'cascade_probabilities', 'cascade_stop_probabilities', 'err', 'mean_err', 'simulate_cascade']
@@ -75,9 +76,7 @@ def _reach(read_on:np.ndarray)->np.ndarray:
     shifted = np.concatenate([np.ones((len(read_on), 1)), read_on[:, :-1]], axis=1)[:, :read_on.shape[1]]
     return np.cumprod(shifted, axis=1)
 
-def _sum_in_rank_order(x:np.ndarray)->np.ndarray:
-    "Row sums added rank by rank, as a loop down the ranking (gdeval's) adds them."
-    return np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
+
 
 # %% ../nbs/06_err.ipynb #ff0e4fd0
 def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in rank order: one list or a NaN-padded 2-D array
@@ -91,7 +90,7 @@ def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in
 
 # %% ../nbs/06_err.ipynb #433f13a2
 def cascade_stop_probabilities(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                               max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
+                               *, max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
                                preset:str=None, # a key of `PRESETS` ("gdeval", "rankeval"), or None
                               ): # P_r per rank, the shape of the label matrix (NaN where a row is padding)
     r"ERR's cascade: $P_r = R_r \prod_{i<r}(1 - R_i)$ with $R = (2^g - 1)/2^{g_\max}$, the chance the user stops at rank $r$."
@@ -104,7 +103,7 @@ def cascade_stop_probabilities(labels, # grades in rank order: one list, a NaN-p
 # %% ../nbs/06_err.ipynb #052edd43
 def err(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff, for ERR@k; None for the whole list
-        max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
+        *, max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
         preset:str=None, # a key of `PRESETS` ("gdeval", "rankeval"), or None
        ): # a float for one list, else one value per query
     r"ERR@k $= \sum_{r \le k} P_r / r$: the expected reciprocal rank at which a cascade user stops (0 if never)."
@@ -112,7 +111,7 @@ def err(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
     R, read_on = _stop_and_read_on(top_k(m, k), _max_grades(labels, m, max_grade))
     P = R * _reach(read_on)
-    return as_result(_sum_in_rank_order(P / np.arange(1, P.shape[1] + 1)), single)
+    return as_result(sum_in_rank_order(P / np.arange(1, P.shape[1] + 1)), single)
 
 # %% ../nbs/06_err.ipynb #64a9dc46
 _NO_RELEVANT = ('count', 'skip')
@@ -123,16 +122,15 @@ def _has_relevant(labels, m:np.ndarray)->np.ndarray:
 
 def mean_err(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
              k:int=None, # the cutoff, for ERR@k; None for whole lists
-             max_grade:float|str=None, # g_max, as in `err`; required unless a preset gives it
+             *, max_grade:float|str=None, # g_max, as in `err`; required unless a preset gives it
              preset:str=None, # a key of `PRESETS`, or None
              no_relevant:str=None, # queries without a grade above 0: "count" (as 0; the default) or "skip" (gdeval)
             )->Mean: # the mean over the counted queries
     "The mean of `err` over queries, counting or skipping those without a grade above 0."
     p = _apply_preset(preset, max_grade=max_grade, no_relevant=no_relevant)
     mode = 'count' if p['no_relevant'] is None else p['no_relevant']
-    if not isinstance(mode, str) or mode not in _NO_RELEVANT:
-        raise EvalInputError(f"unknown no_relevant {mode!r}; choose one of: {', '.join(_NO_RELEVANT)}")
-    values = np.atleast_1d(err(labels, k, p['max_grade']))
+    check_choice(mode, 'no_relevant', _NO_RELEVANT)
+    values = np.atleast_1d(err(labels, k, max_grade=p['max_grade']))
     return query_mean(values, None if mode == 'count' else _has_relevant(labels, label_matrix(labels)[0]))
 
 # %% ../nbs/06_err.ipynb #c00bbd1a
@@ -168,7 +166,7 @@ def _check_users(n_users)->int:
 
 # %% ../nbs/06_err.ipynb #872a14b1
 def simulate_cascade(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                     max_grade:float|str=None, # g_max, as in `err`; required unless a preset gives it
+                     *, max_grade:float|str=None, # g_max, as in `err`; required unless a preset gives it
                      n_users:int=10_000, # simulated users per query
                      seed:int|np.random.Generator=None, # an int ≥ 0 or a numpy Generator; required, so that results can be repeated
                      k:int=None, # users read at most the first k ranks; None for the whole list

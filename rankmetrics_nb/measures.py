@@ -91,48 +91,48 @@ _REL = Param('rel', 1, int, 'the lowest grade counted as relevant')
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
 
 @register('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)', [_REL])
-def _p(b, k, rel): "precision.precision"; return precision(b, k, rel)
+def _p(b, k, rel): "precision.precision"; return precision(b, k, rel=rel)
 
 @register('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}})
-def _r(b, k, rel): "precision.recall"; return recall(b, None, k, rel)
+def _r(b, k, rel): "precision.recall"; return recall(b, k=k, rel=rel)
 
 @register('F', 'F-measure: weighted harmonic mean of P@k and R@k', [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL],
           aliases={'F1': {'beta': 1.0}})
-def _f(b, k, beta, rel): "precision.f_measure"; return f_measure(b, None, k, beta, rel)
+def _f(b, k, beta, rel): "precision.f_measure"; return f_measure(b, k=k, beta=beta, rel=rel)
 
 @register('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none')
-def _rprec(b, k, rel): "precision.r_precision"; return r_precision(b, None, rel)
+def _rprec(b, k, rel): "precision.r_precision"; return r_precision(b, rel=rel)
 
 @register('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}})
-def _success(b, k, rel): "precision.success"; return success(b, k, rel)
+def _success(b, k, rel): "precision.success"; return success(b, k, rel=rel)
 
 @register('RR', 'reciprocal rank of the first relevant (or first most relevant) document in the top k',
           [_REL, Param('by', 'first', ('first', 'most_relevant'), 'which document: the first relevant, or the first with the top grade')],
           aliases={'MRR': {}})
-def _rr(b, k, rel, by): "reciprocal_rank.reciprocal_rank"; return reciprocal_rank(b, k, rel, by)
+def _rr(b, k, rel, by): "reciprocal_rank.reciprocal_rank"; return reciprocal_rank(b, k, rel=rel, by=by)
 
 @register('AP', 'average precision: precision at each relevant document in the top k, summed, over the denominator',
           [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS), 'n_rel (trec_eval), retrieved, or min_n_rel_k')],
           aliases={'MAP': {}})
-def _ap(b, k, rel, denominator): "average_precision.average_precision"; return average_precision(b, None, k, rel, denominator)
+def _ap(b, k, rel, denominator): "average_precision.average_precision"; return average_precision(b, k=k, rel=rel, denominator=denominator)
 
 _GAIN = Param('gain', 'linear', ('linear', 'exp'), 'linear: the grade; exp: 2^grade - 1')
 _DISCOUNT = Param('discount', 'log2', ('log2', 'jk'), 'log2: 1/log2(i+1); jk: Järvelin–Kekäläinen, no discount above rank `base`')
 _BASE = Param('base', 2, 'number', "the logarithm's base of discount=jk")
 
 @register('DCG', 'discounted cumulative gain of the top k', [_GAIN, _DISCOUNT, _BASE])
-def _dcg(b, k, gain, discount, base): "dcg.dcg"; return dcg(b, k, gain, discount, base if discount == 'jk' else None)
+def _dcg(b, k, gain, discount, base): "dcg.dcg"; return dcg(b, k, gain=gain, discount=discount, base=base if discount == 'jk' else None)
 
 @register('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _DISCOUNT, _BASE,
           Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'), "the ideal ranking's documents: all judged ones (trec_eval), the returned ones, or the returned top k (scikit-learn)")],
           aliases={'NDCG': {}})
 def _ndcg(b, k, gain, discount, base, ideal):
     "dcg.ndcg"
-    return ndcg(b, k, ideal, gain, discount, base if discount == 'jk' else None)
+    return ndcg(b, k, ideal=ideal, gain=gain, discount=discount, base=base if discount == 'jk' else None)
 
 @register('ERR', 'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
           [Param('max_grade', 4, 'number', 'the top grade of the scale, or query: each query\'s top judged grade', words=('query',))])
-def _err(b, k, max_grade): "err.err"; return err(b, k, max_grade)
+def _err(b, k, max_grade): "err.err"; return err(b, k, max_grade=max_grade)
 
 @register('Judged', 'the share of the top k that is judged (unjudged and missing ranks count as not judged)', cutoff='required')
 def _judged(b, k, **_): "core.Batch.judged"; return b.judged[:, :k].sum(axis=1) / k
@@ -153,19 +153,19 @@ def _num_rel_ret(b, k, rel):
 def _num_q(b, k): "core.Batch"; return np.ones(len(b))
 
 @register('alpha_nDCG', 'α-nDCG: novelty-discounted gain over the greedy ideal\'s', [_ALPHA], needs='subtopics')
-def _alpha_ndcg(s, k, alpha): "diversity.alpha_ndcg"; return alpha_ndcg(s, k, alpha)
+def _alpha_ndcg(s, k, alpha): "diversity.alpha_ndcg"; return alpha_ndcg(s, k, alpha=alpha)
 
 @register('ERR_IA', 'intent-aware ERR, normalised as ndeval does', [_ALPHA], needs='subtopics')
-def _err_ia(s, k, alpha): "diversity.err_ia"; return err_ia(s, k, alpha)
+def _err_ia(s, k, alpha): "diversity.err_ia"; return err_ia(s, k, alpha=alpha)
 
 @register('nERR_IA', 'ERR-IA over the ideal ranking\'s ERR-IA', [_ALPHA], needs='subtopics')
-def _nerr_ia(s, k, alpha): "diversity.nerr_ia"; return nerr_ia(s, k, alpha)
+def _nerr_ia(s, k, alpha): "diversity.nerr_ia"; return nerr_ia(s, k, alpha=alpha)
 
 @register('NRBP', 'novelty- and rank-biased precision', [_ALPHA, Param('beta', 0.5, float, 'patience: the chance of reading on')], needs='subtopics')
-def _nrbp(s, k, alpha, beta): "diversity.nrbp"; return nrbp(s, k, alpha, beta)
+def _nrbp(s, k, alpha, beta): "diversity.nrbp"; return nrbp(s, k, alpha=alpha, beta=beta)
 
 @register('nNRBP', 'NRBP over the ideal ranking\'s NRBP', [_ALPHA, Param('beta', 0.5, float, 'patience: the chance of reading on')], needs='subtopics')
-def _nnrbp(s, k, alpha, beta): "diversity.nnrbp"; return nnrbp(s, k, alpha, beta)
+def _nnrbp(s, k, alpha, beta): "diversity.nnrbp"; return nnrbp(s, k, alpha=alpha, beta=beta)
 
 @register('P_IA', 'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics')
 def _p_ia(s, k): "diversity.p_ia"; return p_ia(s, k)

@@ -5,31 +5,21 @@
 # %% ../nbs/02_precision.ipynb #38b179c4
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, label_matrix, check_k, per_query, as_result
+from .kit import EvalInputError, Batch, label_matrix, check_k, check_number, check_n_rel, as_result, safe_ratio
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success']
 
 # %% ../nbs/02_precision.ipynb #cad01862
-def _check_positive(x, name:str, what:str):
-    "`x` if it is a positive finite number, else a clear error."
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) or not np.isfinite(x) or x <= 0:
-        raise EvalInputError(f"{name} must be a positive number ({what}); got {x!r}")
-    return x
-
 def _relevance(labels, rel)->tuple:
     "The label matrix, its relevant flags (grade ≥ `rel`; NaN padding never) and whether `labels` was one list."
     m, single = label_matrix(labels)
-    return m, m >= _check_positive(rel, 'rel', 'the lowest grade that counts as relevant'), single
+    return m, m >= check_number(rel, 'rel', 'the lowest grade that counts as relevant', low=0, open_low=True), single
 
 def _found(hit:np.ndarray, k:int|None)->np.ndarray:
     "Relevant documents in the top `k` ranks of each row; ranks past the end hold none, so no padding is needed."
     return hit[:, :check_k(k)].sum(axis=1)
 
-def _ratio(a, b)->np.ndarray:
-    "`a / b` element by element, 0 where `b` is 0."
-    a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
-    return np.divide(a, b, out=np.zeros(a.shape), where=b > 0)
 
 # %% ../nbs/02_precision.ipynb #115e229a
 def _n_rel(labels, n_rel, hit:np.ndarray, rel, single:bool)->np.ndarray:
@@ -38,71 +28,59 @@ def _n_rel(labels, n_rel, hit:np.ndarray, rel, single:bool)->np.ndarray:
         if isinstance(labels, Batch): return labels.n_rel_at(rel).astype(np.float64)
         raise EvalInputError("n_rel is required for a list of labels: the number of relevant documents of the query, "
                              "retrieved or not (only a Batch from `join` knows it)")
-    r = per_query(n_rel, len(hit), 'n_rel')
-    if r.dtype.kind not in 'iuf': raise EvalInputError(f"n_rel must be whole numbers ≥ 0; got {n_rel!r}")
-    r = r.astype(np.float64)
-    bad = ~np.isfinite(r) | (r < 0) | (r != np.round(r))
-    in_list = hit.sum(axis=1)
-    where = lambda i: '' if single else f" (query row {i})"
-    if bad.any():
-        i = int(np.argmax(bad)); raise EvalInputError(f"n_rel must be whole numbers ≥ 0; got {float(r[i]):g}{where(i)}")
-    if (r < in_list).any():
-        i = int(np.argmax(r < in_list))
-        raise EvalInputError(f"n_rel is {int(r[i])}{where(i)} but the list already holds {int(in_list[i])} relevant "
-                             f"documents; n_rel counts every relevant document of the query")
-    return r
+    return check_n_rel(n_rel, hit.sum(axis=1))
 
 # %% ../nbs/02_precision.ipynb #de95a149
 def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
               k:int=None, # cutoff; None divides by the length of each list (set precision)
-              rel=1, # the lowest grade that counts as relevant (> 0)
+              *, rel=1, # the lowest grade that counts as relevant (> 0)
              ):
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
     m, hit, single = _relevance(labels, rel)
     k = check_k(k)
     n = (~np.isnan(m)).sum(axis=1) if k is None else k
-    return as_result(_ratio(_found(hit, k), n), single)
+    return as_result(safe_ratio(_found(hit, k), n), single)
 
 # %% ../nbs/02_precision.ipynb #06510b5b
 def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-           n_rel, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
            k:int=None, # cutoff; None is the whole list
+           *, n_rel=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
            rel=1, # the lowest grade that counts as relevant (> 0)
           ):
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
     m, hit, single = _relevance(labels, rel)
-    return as_result(_ratio(_found(hit, k), _n_rel(labels, n_rel, hit, rel, single)), single)
+    return as_result(safe_ratio(_found(hit, k), _n_rel(labels, n_rel, hit, rel, single)), single)
 
 # %% ../nbs/02_precision.ipynb #73f49e44
 def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-              n_rel, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
               k:int=None, # cutoff; None is the whole list (trec_eval's set_F)
+              *, n_rel=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
               beta:float=1.0, # recall counts beta² times as much as precision (> 0)
               rel=1, # the lowest grade that counts as relevant (> 0)
              ):
     "F_β@k, the weighted harmonic mean of P@k and R@k: (1+β²)PR/(β²P+R), 0 when both are 0."
     m, hit, single = _relevance(labels, rel)
     with np.errstate(over='ignore'):    # β → 0 makes β⁻² infinite: w = 0, F = P
-        w = 1 / (1 + np.float64(_check_positive(beta, 'beta', "recall's weight against precision")) ** -2.0)
+        w = 1 / (1 + np.float64(check_number(beta, 'beta', "recall's weight against precision", low=0, open_low=True)) ** -2.0)
     k = check_k(k)
     n = (~np.isnan(m)).sum(axis=1) if k is None else k
-    return as_result(_ratio(_found(hit, k), w * _n_rel(labels, n_rel, hit, rel, single) + (1 - w) * n), single)
+    return as_result(safe_ratio(_found(hit, k), w * _n_rel(labels, n_rel, hit, rel, single) + (1 - w) * n), single)
 
 # %% ../nbs/02_precision.ipynb #dbe745c8
 def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                n_rel, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
+                *, n_rel=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
                 rel=1, # the lowest grade that counts as relevant (> 0)
                ):
     "Precision at rank R = `n_rel` (which equals recall there); 0 when the query has no relevant document."
     m, hit, single = _relevance(labels, rel)
     r = _n_rel(labels, n_rel, hit, rel, single)
     in_top_r = hit & (np.arange(hit.shape[1]) < r[:, None])
-    return as_result(_ratio(in_top_r.sum(axis=1), r), single)
+    return as_result(safe_ratio(in_top_r.sum(axis=1), r), single)
 
 # %% ../nbs/02_precision.ipynb #206ddf42
 def success(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
             k:int=None, # cutoff; None is the whole list
-            rel=1, # the lowest grade that counts as relevant (> 0)
+            *, rel=1, # the lowest grade that counts as relevant (> 0)
            ):
     "1 if a relevant document is in the top `k`, else 0 (trec_eval's success_k, ranx's hit rate)."
     m, hit, single = _relevance(labels, rel)

@@ -5,7 +5,7 @@
 # %% ../nbs/08_rank_correlation.ipynb #be412392
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, label_matrix, as_result
+from .kit import EvalInputError, label_matrix, as_result, safe_ratio, check_choice
 
 # %% auto #0
 __all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'kendall_tau']
@@ -16,11 +16,7 @@ TIED_LABELS = {
     'ignored': "pairs with equal labels are left out (the share of correctly ordered pairs with different labels; ROC AUC for 0/1 labels)",
 }
 
-def _check_choice(value, choices:dict, name:str)->str:
-    "`value` if it is a key of `choices`, else a clear error naming the allowed ones."
-    if not isinstance(value, str) or value not in choices:
-        raise EvalInputError(f"unknown {name} {value!r}; choose one of: {', '.join(choices)}")
-    return value
+
 
 # %% ../nbs/08_rank_correlation.ipynb #547c1b64
 def _row_totals(rows:np.ndarray, values:np.ndarray, n_rows:int)->np.ndarray:
@@ -104,12 +100,12 @@ def _share(agree:np.ndarray, total:np.ndarray, nonempty:np.ndarray)->np.ndarray:
 
 # %% ../nbs/08_rank_correlation.ipynb #de7c94a4
 def rank_correlation(labels, # grades in the model's rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                     weights=None, # pair weights ≥ 0: n × n (or queries × n × n), [i, j] with i < j weighs ranks i+1 and j+1; None: all 1
+                     *, weights=None, # pair weights ≥ 0: n × n (or queries × n × n), [i, j] with i < j weighs ranks i+1 and j+1; None: all 1
                      tied_labels:str='concordant', # pairs with equal labels: "concordant" (Liu's RC) or "ignored" (left out)
                     ): # a float for one list, else one value per query
     "Liu's RC: the share of pair weight on which the model's order agrees with the best ideal ranking."
     m, single = label_matrix(labels)
-    tied_labels = _check_choice(tied_labels, TIED_LABELS, 'tied_labels')
+    tied_labels = check_choice(tied_labels, 'tied_labels', TIED_LABELS)
     if weights is None: agree, total = _unit_counts(m, tied_labels)
     else: agree, total = _weighted_counts(m, _check_weights(weights, m.shape, single), tied_labels)
     return as_result(_share(agree, total, (~np.isnan(m)).any(axis=1)), single)
@@ -150,20 +146,18 @@ def _kendall_counts(x:np.ndarray, y:np.ndarray)->dict:
     P = n * (n - 1) // 2
     return dict(n=n, P=P, S=P - tx - ty + txy - 2 * discordant, tx=tx, ty=ty, m=np.minimum(dx, dy))
 
-def _ratio_or_nan(num:np.ndarray, den:np.ndarray)->np.ndarray:
-    "num / den, NaN where den is 0 (the value is undefined)."
-    return np.divide(num, den, out=np.full(len(num), np.nan), where=den > 0)
+
 
 # %% ../nbs/08_rank_correlation.ipynb #d68c2d07
 def kendall_tau(x, # scores of n items: one list, or a 2-D array of lists (NaN pads the end of a row)
                 y, # the other scores of the same items, the same shape and padding as x
-                variant:str='b', # "a" (τ-a), "b" (τ-b, adjusted for ties; scipy's default) or "c" (Stuart's τ-c)
+                *, variant:str='b', # "a" (τ-a), "b" (τ-b, adjusted for ties; scipy's default) or "c" (Stuart's τ-c)
                ): # a float for one pair of lists, else one value per row; NaN where undefined
     "Kendall's rank correlation between x and y: concordant minus discordant pairs, normalised by `variant`."
-    variant = _check_choice(variant, VARIANTS, 'variant')
+    variant = check_choice(variant, 'variant', VARIANTS)
     x, y, single = _paired_scores(x, y)
     c = _kendall_counts(x, y)
-    if variant == 'a': tau = _ratio_or_nan(c['S'], c['P'])
-    elif variant == 'b': tau = _ratio_or_nan(c['S'], np.sqrt((c['P'] - c['tx']).astype(np.float64) * (c['P'] - c['ty'])))
-    else: tau = _ratio_or_nan(2 * c['S'], c['n'].astype(np.float64) ** 2 * (c['m'] - 1) / np.maximum(c['m'], 1))
+    if variant == 'a': tau = safe_ratio(c['S'], c['P'], fill=np.nan)
+    elif variant == 'b': tau = safe_ratio(c['S'], np.sqrt((c['P'] - c['tx']).astype(np.float64) * (c['P'] - c['ty'])), fill=np.nan)
+    else: tau = safe_ratio(2 * c['S'], c['n'].astype(np.float64) ** 2 * (c['m'] - 1) / np.maximum(c['m'], 1), fill=np.nan)
     return as_result(tau, single)

@@ -5,7 +5,7 @@
 # %% ../nbs/03_reciprocal_rank.ipynb #e3d013c0
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel
+from .kit import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel, check_choice
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank']
@@ -14,14 +14,7 @@ __all__ = ['reciprocal_rank', 'mean_reciprocal_rank']
 _BY = ('first', 'most_relevant')
 _UNANSWERED = ('zero', 'skip')
 
-def _choice(value, # the value given
-            allowed:tuple, # the allowed values
-            name:str, # the parameter's name, for the message
-           )->str:
-    "`value` when it is one of `allowed`, else an error naming them."
-    if not isinstance(value, str) or value not in allowed:
-        raise EvalInputError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
-    return value
+
 
 # %% ../nbs/03_reciprocal_rank.ipynb #b0cd5826
 def _first_rank(hits:np.ndarray, # (queries × ranks) booleans: the documents that end the search
@@ -51,22 +44,22 @@ def _targets(labels, m:np.ndarray, mk:np.ndarray, rel:float, by:str)->np.ndarray
 # %% ../nbs/03_reciprocal_rank.ipynb #5f3a8100
 def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff: only the top k ranks count; None reads the whole list
-                    rel:float=1, # the lowest grade counted as relevant
+                    *, rel:float=1, # the lowest grade counted as relevant
                     by:str='first', # "first": the first relevant document; "most_relevant": the first with the query's highest grade
                    ): # a float for one list, else one value per query
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
-    by, rel = _choice(by, _BY, 'by'), check_rel(rel)
+    by, rel = check_choice(by, 'by', _BY), check_rel(rel)
     m, single = label_matrix(labels)
     return as_result(_inverse(_first_rank(_targets(labels, m, top_k(m, k), rel, by))), single)
 
 # %% ../nbs/03_reciprocal_rank.ipynb #e9b1de95
 def mean_reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                          k:int=None, # the cutoff: only the top k ranks count; None reads the whole list
-                         rel:float=1, # the lowest grade counted as relevant
+                         *, rel:float=1, # the lowest grade counted as relevant
                          by:str='first', # "first" or "most_relevant", as in `reciprocal_rank`
                          unanswered:str='zero', # a query with no target in the top k: "zero" scores it 0, "skip" leaves it out
                         )->Mean: # the mean, with its counts `n` (averaged) and `skipped`
     "MRR@k: the mean of RR@k over queries, under the chosen policy for unanswered queries."
-    unanswered = _choice(unanswered, _UNANSWERED, 'unanswered')
-    rr = np.atleast_1d(reciprocal_rank(labels, k, rel, by))
+    unanswered = check_choice(unanswered, 'unanswered', _UNANSWERED)
+    rr = np.atleast_1d(reciprocal_rank(labels, k, rel=rel, by=by))
     return query_mean(rr, keep=rr > 0 if unanswered == 'skip' else None)

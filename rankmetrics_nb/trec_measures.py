@@ -204,10 +204,10 @@ _register('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant docu
 
 # %% ../nbs/11_trec_measures.ipynb #603608d1
 def _m_P(q, k): return precision(q.labels, k)
-def _m_recall(q, k): return recall(q.labels, q.num_rel, k)
+def _m_recall(q, k): return recall(q.labels, n_rel=q.num_rel, k=k)
 def _m_success(q, k): return success(q.labels, k)
 def _m_relative_P(q, k): return _div(_count_at(q.hit, k), np.minimum(k, q.num_rel))
-def _m_Rprec(q): return r_precision(q.labels, q.num_rel)
+def _m_Rprec(q): return r_precision(q.labels, n_rel=q.num_rel)
 def _m_recip_rank(q): return reciprocal_rank(q.labels)
 
 def _m_Rprec_mult(q, cuts)->np.ndarray:
@@ -234,8 +234,8 @@ _register('recip_rank', None, 'mean', 'float', "one over the rank of the first r
           _single('recip_rank', _m_recip_rank))
 
 # %% ../nbs/11_trec_measures.ipynb #39b49d15
-def _m_map(q): return average_precision(q.labels, q.num_rel)
-def _m_map_cut(q, k): return average_precision(q.labels, q.num_rel, k)
+def _m_map(q): return average_precision(q.labels, n_rel=q.num_rel)
+def _m_map_cut(q, k): return average_precision(q.labels, n_rel=q.num_rel, k=k)
 def _m_set_map(q): return _div(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
 
 _register('map', None, 'mean', 'float', "average precision (divided by R)", r'$\frac{1}{R}\sum_i r_i P@i$', _single('map', _m_map))
@@ -383,13 +383,13 @@ _register('binG', None, 'mean', 'float', "binary G: each relevant document disco
 
 # %% ../nbs/11_trec_measures.ipynb #bef68862
 def _m_set_P(q): return precision(q.labels)
-def _m_set_recall(q): return recall(q.labels, q.num_rel)
+def _m_set_recall(q): return recall(q.labels, n_rel=q.num_rel)
 def _m_set_relative_P(q): return _div(q.num_rel_ret, np.minimum(q.n_ret, q.num_rel))
 
 def _m_set_F(q, p):
     x = 1.0 if p is None else float_params('set_F', p)[0]
     if x <= 0: raise _bad('set_F', p, "recall's weight x must be positive")
-    return f_measure(q.labels, q.num_rel, beta=np.sqrt(x))
+    return f_measure(q.labels, n_rel=q.num_rel, beta=np.sqrt(x))
 
 def _m_utility(q, p):
     c = [1.0, -1.0, 0.0, 0.0] if p is None else float_params('utility', p)

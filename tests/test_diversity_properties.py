@@ -97,7 +97,7 @@ def test_exact_ideal_is_the_brute_force_optimum(case, alpha, k):
     m, judged = matrix(rows, S), matrix(rows + extra, S)
     best = best_dcg_by_brute_force(rows + extra, alpha, k)
     dcg = alpha_dcg(m, k=k, alpha=float(alpha))
-    exact, greedy = alpha_ndcg(m, k, float(alpha), judged, 'exact'), alpha_ndcg(m, k, float(alpha), judged)
+    exact, greedy = alpha_ndcg(m, k, alpha=float(alpha), ideal=judged, search='exact'), alpha_ndcg(m, k, alpha=float(alpha), ideal=judged)
     assert abs(exact - (dcg / best if best else 0.0)) <= 1e-12
     assert 0 <= exact <= 1 + 1e-12 and greedy >= exact - 1e-12
 

@@ -13,9 +13,9 @@ CUTS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 
 def ours(b, rel, cuts=CUTS, success_cuts=(1, 5, 10)):
     "Our values under trec_eval's measure names, one array per measure (rows as b.qids)."
-    out = dict(Rprec=r_precision(b, None, rel=rel), set_P=precision(b, rel=rel),
-               set_recall=recall(b, None, rel=rel), set_F=f_measure(b, None, rel=rel))
-    for k in cuts: out.update({f'P_{k}': precision(b, k, rel=rel), f'recall_{k}': recall(b, None, k, rel=rel)})
+    out = dict(Rprec=r_precision(b, rel=rel), set_P=precision(b, rel=rel),
+               set_recall=recall(b, rel=rel), set_F=f_measure(b, rel=rel))
+    for k in cuts: out.update({f'P_{k}': precision(b, k, rel=rel), f'recall_{k}': recall(b, k=k, rel=rel)})
     for k in success_cuts: out[f'success_{k}'] = success(b, k, rel=rel)
     return out
 
@@ -114,7 +114,7 @@ def test_f_is_a_weighted_harmonic_mean(rows, extra, k, beta, rel):
     "F_beta equals (1+b²)PR/(b²P+R), lies between min(P, R) and max(P, R) for every beta, and 1/F = a/P + (1-a)/R."
     m = padded(rows)
     n_rel = np.nansum(m >= rel, axis=1) + np.array(extra[:len(m)])
-    p, r, f = precision(m, k, rel=rel), recall(m, n_rel, k, rel=rel), f_measure(m, n_rel, k, beta=beta, rel=rel)
+    p, r, f = precision(m, k, rel=rel), recall(m, n_rel=n_rel, k=k, rel=rel), f_measure(m, n_rel=n_rel, k=k, beta=beta, rel=rel)
     b2 = beta ** 2
     both = (p > 0) & (r > 0)
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -132,7 +132,7 @@ def test_single_list_is_the_row_of_the_matrix(rows, rel):
     m = padded(rows)
     n_rel = np.nansum(m >= rel, axis=1) + 1
     for i, row in enumerate(rows):
-        for f, args in [(precision, (5,)), (recall, (n_rel[i], 5)), (f_measure, (n_rel[i],)), (r_precision, (n_rel[i],)), (success, (3,))]:
-            one = f(row, *args, rel=rel)
-            many = f(m, *((n_rel,) + args[1:] if f in (recall, f_measure, r_precision) else args), rel=rel)
+        for f, args, needs_n_rel in [(precision, (5,), False), (recall, (5,), True), (f_measure, (), True), (r_precision, (), True), (success, (3,), False)]:
+            one = f(row, *args, rel=rel, **(dict(n_rel=n_rel[i]) if needs_n_rel else {}))
+            many = f(m, *args, rel=rel, **(dict(n_rel=n_rel) if needs_n_rel else {}))
             assert isinstance(one, float) and one == many[i], (f.__name__, row)

@@ -42,7 +42,7 @@ def batch(trec_scale):
 @pytest.mark.parametrize('variant', ['b', 'c'])
 def test_kendall_tau_agrees_with_scipy_on_trec_scale(batch, variant):
     "Per query, tau between the run's scores and the grades equals scipy's to 1e-12 (one vectorised call)."
-    ours = kendall_tau(batch.scores, batch.grades, variant)
+    ours = kendall_tau(batch.scores, batch.grades, variant=variant)
     theirs = [scipy_tau(s, g, variant) for s, g in zip(rows_of(batch.scores), rows_of(batch.grades))]
     assert len(ours) == len(batch) == 50
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
@@ -150,17 +150,17 @@ def test_kendall_tau_agrees_with_scipy_on_tied_lists(pairs):
     "tau-b and tau-c equal scipy's on lists with many ties (NaN where scipy gives NaN); tau is symmetric."
     x, y = np.array([p[0] for p in pairs], float), np.array([p[1] for p in pairs], float)
     for v in ('b', 'c'):
-        ours, theirs = kendall_tau(x, y, v), scipy_tau(x, y, v)
+        ours, theirs = kendall_tau(x, y, variant=v), scipy_tau(x, y, v)
         assert (np.isnan(ours) and np.isnan(theirs)) or abs(ours - theirs) <= 1e-12
     for v in ('a', 'b', 'c'):
-        assert np.array_equal(kendall_tau(x, y, v), kendall_tau(y, x, v), equal_nan=True)
+        assert np.array_equal(kendall_tau(x, y, variant=v), kendall_tau(y, x, variant=v), equal_nan=True)
 
 @settings(SEEDED, max_examples=100)
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=30, unique=True))
 def test_kendall_tau_of_a_list_with_itself_is_one(x):
     for v in ('a', 'b', 'c'):
-        assert kendall_tau(x, x, v) == 1.0
-        assert kendall_tau(x, [-s for s in x], v) == -1.0
+        assert kendall_tau(x, x, variant=v) == 1.0
+        assert kendall_tau(x, [-s for s in x], variant=v) == -1.0
 
 def test_bad_input_is_refused():
     with pytest.raises(EvalInputError, match='weights must have shape 3 × 3'): rank_correlation([1, 0, 1], weights=np.ones((3, 2)))

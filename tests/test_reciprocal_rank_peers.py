@@ -51,8 +51,8 @@ def test_cutoff_never_raises_rr(grades, k):
     assert cut <= full and (cut == full) == (first is None or first <= k)
 
 def test_bad_parameters():
-    with pytest.raises(EvalInputError, match="by must be one of 'first', 'most_relevant'"): reciprocal_rank([1], by='best')
-    with pytest.raises(EvalInputError, match="unanswered must be one of 'zero', 'skip'"): mean_reciprocal_rank([1], unanswered='none')
+    with pytest.raises(EvalInputError, match="unknown by 'best'; choose one of: first, most_relevant"): reciprocal_rank([1], by='best')
+    with pytest.raises(EvalInputError, match="unknown unanswered 'none'; choose one of: zero, skip"): mean_reciprocal_rank([1], unanswered='none')
     with pytest.raises(EvalInputError, match='k must be a positive number of ranks'): reciprocal_rank([1], k=-1)
 
 # --------------------------------------------------------------------------------------------
