@@ -43,7 +43,7 @@ def _agrees(value, fixed)->bool:
 def _settings(preset, # a key of `PRESETS`, or None
               **given, # the convention parameters as passed (None: not given)
              )->dict:
-    "The conventions in force (the core's `apply_preset` rule): each given value, else the preset's, else the default."
+    "The conventions in force (the kit's `apply_preset` rule): each given value, else the preset's, else the default."
     return apply_preset(PRESETS, preset, given, _DEFAULTS, _agrees)
 
 # %% ../nbs/05_dcg.ipynb #fc984a2d

@@ -20,7 +20,7 @@ PRESETS = {
 def _apply_preset(preset, # a key of `PRESETS`, or None
                   **given, # the function's own parameters, None where not given
                  )->dict: # `given`, with the preset's values filled in
-    "The parameters `given`, those the `preset` fixes filled in (the core's `apply_preset` rule)."
+    "The parameters `given`, those the `preset` fixes filled in (the kit's `apply_preset` rule)."
     return apply_preset(PRESETS, preset, given)
 
 # %% ../nbs/06_err.ipynb #a71c32e3

@@ -6,21 +6,29 @@
 from __future__ import annotations
 import warnings
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Mean, query_mean
-from .joins import join
-from .joins import join_subtopics
+from dataclasses import dataclass
+from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatch, query_mean
+from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 
 # %% auto #0
 __all__ = ['Evaluation', 'evaluation', 'evaluate']
 
 # %% ../nbs/10_evaluate.ipynb #a4292fa2
+@dataclass(eq=False)
 class Evaluation:
     "Per-query values of several measures on one joined run, with their summaries and what was left out."
-    def __init__(self, keys:list, measures:list, qids:np.ndarray, values:np.ndarray, batch):
-        self.keys, self.measures, self.qids, self.values, self.batch = keys, measures, qids, values, batch
-        self.missing_from_run, self.missing_from_qrels = batch.missing_from_run, batch.missing_from_qrels
-        self.queries = batch.queries
+    keys: list # the measures as the caller named them (strings), one column each
+    measures: list # the parsed measures (`Measure`), in the same order
+    qids: np.ndarray # (q,) the evaluated queries
+    values: np.ndarray # (q, measures) every measure's value for every query
+    batch: Batch|SubtopicBatch # the join the values were computed from
+    @property
+    def missing_from_run(self)->np.ndarray: return self.batch.missing_from_run
+    @property
+    def missing_from_qrels(self)->np.ndarray: return self.batch.missing_from_qrels
+    @property
+    def queries(self)->str: return self.batch.queries
     @property
     def skipped(self)->int:
         "Queries of the qrels or the run that no mean includes."
@@ -56,7 +64,7 @@ def _keyed(measures)->tuple:
     return [str(k) if isinstance(k, Measure) else k for k in keys], [parse_measure(k) for k in keys]
 
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
-    "One join for every measure: `core.join`, or `join_subtopics` when the measures are diversity measures."
+    "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."
     needs = {m.definition.needs for m in parsed}
     if needs == {'batch'}: return join(qrels, run, ties=ties, depth=depth, queries=queries)
     if needs == {'subtopics'}: return join_subtopics(qrels, run, ties=ties, depth=depth, queries=queries)
@@ -67,7 +75,7 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
 def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
                run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
                measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
-               ties:str='trec', # tie policy (`core.TIE_POLICIES`): "trec", "input" or "rank"
+               ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input" or "rank"
                queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
                depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
               )->Evaluation:
@@ -81,7 +89,7 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
              measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
              per_query:bool=False, # False: {measure: mean}; True: {qid: {measure: value}}
-             ties:str='trec', # tie policy (`core.TIE_POLICIES`): "trec", "input" or "rank"
+             ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input" or "rank"
              queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
              depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
             )->dict:

@@ -55,7 +55,7 @@ class MeasureDef:
     params: tuple = ()       # `Param`s, in the order the canonical form writes them
     cutoff: str = 'optional' # 'optional', 'required' or 'none'
     summary: str = 'mean'    # how per-query values become one number: 'mean' or 'sum' (counts)
-    needs: str = 'batch'     # 'batch' (core.join) or 'subtopics' (diversity.join_subtopics)
+    needs: str = 'batch'     # 'batch' (joins.join) or 'subtopics' (joins.join_subtopics)
     source: str = ''         # the module function it calls, for the docs
 
     def param(self, name:str)->Param:
@@ -135,22 +135,22 @@ def _ndcg(b, k, gain, discount, base, ideal):
 def _err(b, k, max_grade): "err.err"; return err(b, k, max_grade=max_grade)
 
 @register('Judged', 'the share of the top k that is judged (unjudged and missing ranks count as not judged)', cutoff='required')
-def _judged(b, k, **_): "core.Batch.judged"; return b.judged[:, :k].sum(axis=1) / k
+def _judged(b, k, **_): "kit.Batch.judged"; return b.judged[:, :k].sum(axis=1) / k
 
 @register('NumRet', 'documents retrieved', cutoff='none', summary='sum')
-def _num_ret(b, k): "core.Batch.n_ret"; return b.n_ret.astype(np.float64)
+def _num_ret(b, k): "kit.Batch.n_ret"; return b.n_ret.astype(np.float64)
 
 @register('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum')
-def _num_rel(b, k, rel): "core.Batch.n_rel_at"; return b.n_rel_at(check_rel(rel)).astype(np.float64)
+def _num_rel(b, k, rel): "kit.Batch.n_rel_at"; return b.n_rel_at(check_rel(rel)).astype(np.float64)
 
 @register('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum')
 def _num_rel_ret(b, k, rel):
-    "core.Batch.grades"
+    "kit.Batch.grades"
     g = b.grades[:, :check_k(k)]
     return ((g >= check_rel(rel)) & b.judged[:, :g.shape[1]]).sum(axis=1).astype(np.float64)
 
 @register('NumQ', 'queries evaluated', cutoff='none', summary='sum')
-def _num_q(b, k): "core.Batch"; return np.ones(len(b))
+def _num_q(b, k): "kit.Batch"; return np.ones(len(b))
 
 @register('alpha_nDCG', 'α-nDCG: novelty-discounted gain over the greedy ideal\'s', [_ALPHA], needs='subtopics')
 def _alpha_ndcg(s, k, alpha): "diversity.alpha_ndcg"; return alpha_ndcg(s, k, alpha=alpha)

@@ -66,7 +66,7 @@ def _compact(keep:np.ndarray, *matrices)->tuple:
     inside = np.arange(int(n.max(initial=0))) < n[:, None]
     return n, [np.where(inside, np.take_along_axis(m, order, axis=1)[:, :inside.shape[1]], fill) for m, fill in matrices]
 
-def trec_queries(batch:Batch, # from `core.join` (its `rel` does not matter here)
+def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter here)
                  level=1, # -l: the lowest grade counted relevant
                  judged_only:bool=False, # -J: rank only the documents with a grade >= 0
                  version:int=10, # 10 or 9 (iprec_at_recall and 11pt_avg changed)

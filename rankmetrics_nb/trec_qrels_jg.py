@@ -56,7 +56,7 @@ class JgQueries:
 def _ids(a)->np.ndarray: return np.unique(a)          # byte strings sort as strcmp does
 
 def jg_queries(qrels, # judgements with groups: anything `read_qrels_jg` accepts
-               run, # a run: anything `core.read_run` accepts
+               run, # a run: anything `inputs.read_run` accepts
                level:int=1, # -l: the lowest grade counted relevant
                depth:int=None, # -M: keep each query's top `depth` documents
                queries:str='run', # "run": judged queries in the run; "qrels": every judged query (-c)

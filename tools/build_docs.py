@@ -27,7 +27,7 @@ How it works
    and typeset in the browser by a local MathJax 2 copy (from the jupyter-server-mathjax
    wheel) written to `<out>/mathjax/`. Nothing is loaded from the internet.
 
-Output: `<out>/<page>.html` (`00_core.ipynb` -> `core.html`, `index.ipynb` -> `index.html`),
+Output: `<out>/<page>.html` (`00_kit.ipynb` -> `kit.html`, `index.ipynb` -> `index.html`),
 `<out>/<page>_files/` (figures), `<out>/assets/`, `<out>/mathjax/`, `<out>/sitemap.txt`.
 The site is built in a temporary sibling folder (`.<out>.building`) that then replaces the
 output folder, so a failed build keeps the previous site. An existing output folder is only
@@ -78,7 +78,7 @@ def notebook_paths(nbs: Path) -> list[Path]:
 
 
 def page_name(nb_path: Path) -> str:
-    "Output file name, as nbdev/quarto name it (`00_core.ipynb` -> `core.html`)"
+    "Output file name, as nbdev/quarto name it (`00_kit.ipynb` -> `kit.html`)"
     return re.sub(r'^\d+[a-zA-Z0-9]*_', '', nb_path.name.lower())[:-len('.ipynb')] + '.html'
 
 # --------------------------------------------------------------------------------------------
