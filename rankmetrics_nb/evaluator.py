@@ -59,6 +59,8 @@ class Evaluation:
 def _keyed(measures)->tuple:
     "(the caller's strings, their parsed measures), duplicates removed."
     if isinstance(measures, (str, Measure)): measures = [measures]
+    if not isinstance(measures, (list, tuple, set, frozenset, dict)) and not hasattr(type(measures), '__array__'):
+        raise EvalInputError(f"measures must be a measure name or a list of them, e.g. ['nDCG@10', 'AP']; got {measures!r}")
     keys = list(dict.fromkeys(measures))
     if not keys: raise EvalInputError("no measures given; name at least one, e.g. ['nDCG@10', 'AP']")
     return [str(k) if isinstance(k, Measure) else k for k in keys], [parse_measure(k) for k in keys]

@@ -77,7 +77,8 @@ def _flatten(d:dict, what:str):
     inner = list(d.values())
     if not all(isinstance(m, Mapping) for m in inner):
         q, m = next((q, m) for q, m in d.items() if not isinstance(m, Mapping))
-        raise EvalInputError(f"{what}: query {q!r} maps to {type(m).__name__} {m!r:.40}, not to a {{docno: value}} dict")
+        hint = '; a dict of columns? pass pandas.DataFrame(d) instead' if isinstance(m, (list, tuple, np.ndarray)) else ''
+        raise EvalInputError(f"{what}: query {q!r} maps to {type(m).__name__} {m!r:.40}, not to a {{docno: value}} dict{hint}")
     counts = np.fromiter(map(len, inner), np.int64, len(inner))
     n = int(counts.sum())
     if n == 0: raise EvalInputError(f"{what}: the dict holds no (query, document) pairs")
