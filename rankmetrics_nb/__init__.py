@@ -23,3 +23,4 @@ from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canon
 from .evaluator import evaluate, evaluation, Evaluation
 from .trec_measures import TREC_MEASURES, TrecMeasure, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
+from .compare import compare, Comparison, adjust_pvalues, urisk, trisk, georisk, trec_risk
