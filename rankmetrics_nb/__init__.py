@@ -16,7 +16,8 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure', 'MeasureDef', 'Param', 'REGISTRY',
            'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation', 'Evaluation', 'TREC_MEASURES',
            'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures',
-           'read_zscores', 'ZScores']
+           'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk',
+           'trec_risk']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -37,6 +38,7 @@ from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canon
 from .evaluator import evaluate, evaluation, Evaluation
 from .trec_measures import TREC_MEASURES, TrecMeasure, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
+from .compare import compare, Comparison, adjust_pvalues, urisk, trisk, georisk, trec_risk
 
 _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
          'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order',
@@ -49,4 +51,5 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'strec', 'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure',
          'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation',
          'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
-         'select_measures', 'read_zscores', 'ZScores']
+         'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
+         'urisk', 'trisk', 'georisk', 'trec_risk']
