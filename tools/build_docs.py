@@ -439,8 +439,8 @@ def _section_text(h) -> str:
     parts = []
     for el in h.next_elements:
         if getattr(el, 'name', None) in ('h1', 'h2', 'h3', 'h4', 'h5', 'h6'): break
-        if isinstance(el, str) and not any(getattr(p, 'name', '') in ('script', 'style') or
-                                           'cell-output' in (p.get('class') or []) for p in el.parents if p.name):
+        if isinstance(el, str) and h not in el.parents and not any(getattr(p, 'name', '') in ('script', 'style') or
+                                           {'cell-output', 'anchor'} & set(p.get('class') or []) for p in el.parents if p.name):
             parts.append(el)
     return re.sub(r'\s+', ' ', ' '.join(parts)).strip()
 
