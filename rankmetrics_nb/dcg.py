@@ -13,17 +13,17 @@ __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 
 
 # %% ../nbs/05_dcg.ipynb #874bb9c3
 GAINS = {
-    'linear': "the grade itself (trec_eval, scikit-learn, ranx ndcg; seeds 001, 002); negative grades gain 0",
-    'exp': "2**grade - 1 (gdeval, ranx ndcg_burges, ir_measures exp-log2; seed 003); negative grades gain 0",
+    'linear': "the grade itself (trec_eval, scikit-learn, ranx ndcg); negative grades gain 0",
+    'exp': "2**grade - 1 (gdeval, ranx ndcg_burges, ir_measures exp-log2); negative grades gain 0",
 }
 DISCOUNTS = {
-    'log2': "1/log2(i + 1) at rank i (trec_eval, gdeval, scikit-learn, ranx; seeds 001-003)",
-    'jk': "Järvelin & Kekäläinen: 1 at ranks i < base, 1/log_base(i) after (base 2: seed 003's 'D = 1 at i = 1, log2 i after')",
+    'log2': "1/log2(i + 1) at rank i (trec_eval, gdeval, scikit-learn, ranx)",
+    'jk': "Järvelin & Kekäläinen: 1 at ranks i < base, 1/log_base(i) after (base 2: 'D = 1 at i = 1, log2 i after')",
 }
 IDEALS = {
     'judged': "every judged grade of the query, retrieved or not (a Batch's default; trec_eval, gdeval, ranx)",
-    'returned': "the returned list itself, before the cutoff (a plain list's default; scikit-learn, seed 002)",
-    'returned_top_k': "only the top k returned (seed 003's first way)",
+    'returned': "the returned list itself, before the cutoff (a plain list's default; scikit-learn)",
+    'returned_top_k': "only the top k returned",
 }
 
 # %% ../nbs/05_dcg.ipynb #1509e4b8

@@ -81,7 +81,7 @@ def _reach(read_on:np.ndarray)->np.ndarray:
 # %% ../nbs/06_err.ipynb #ff0e4fd0
 def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in rank order: one list or a NaN-padded 2-D array
                          ): # P(C_i) per rank, the shape of `r` (NaN where `r` is padding)
-    r"Seed 001's cascade model: $P(C_i) = r_i \prod_{j<i}(1 - r_j)$, the chance the user stops (clicks) at rank $i$."
+    r"The cascade model: $P(C_i) = r_i \prod_{j<i}(1 - r_j)$, the chance the user stops (clicks) at rank $i$."
     p, single = label_matrix(r)
     if ((p < 0) | (p > 1)).any(): raise EvalInputError(f"probabilities must lie in [0, 1]; got {p[(p < 0) | (p > 1)][0]:g}")
     q = np.nan_to_num(p)

@@ -11,8 +11,7 @@ from .kit import EvalInputError, QueryMismatchWarning, Mean, SubtopicBatch, chec
 from .reader import read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .joins import join_subtopics
-from .diversity import (check_alpha, check_beta, err_ia, nerr_ia, alpha_dcg, alpha_ndcg, nrbp, nnrbp, map_ia,
-                                      p_ia, strec)
+from .diversity import check_alpha, check_beta, err_ia, nerr_ia, alpha_dcg, alpha_ndcg, nrbp, nnrbp, map_ia, p_ia, strec
 
 # %% auto #0
 __all__ = ['DIVERSITY_PRESETS', 'NDEVAL_TIES', 'DiversityTable', 'diversity_table']

@@ -41,7 +41,7 @@ def _suggest(text:str)->str:
 # %% ../nbs/12_trec_eval.ipynb #ba7690ba
 def select_measures(requests=('official',), # `-m` texts: measure names, nicknames, `name.params`
                     version:int=10, # 10 or 9: `all_trec` lost rbp, rbp_resid and unj in 9
-                    rel_format:str='qrels', # -R: each relevance format has its own measures (`trec_prefs.measure_table`)
+                    rel_format:str='qrels', # -R: each relevance format has its own measures (`trec_qrels_jg.measure_table`)
                    )->tuple:
     "The measures to compute as `[(TrecMeasure, param text or None)]` in trec_eval's table order, and notes for stderr."
     if isinstance(requests, str): requests = [requests]
@@ -240,7 +240,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
               num_docs_in_coll:int=0, # `-N`: collection size, read only by `utility`'s fourth coefficient
               runid:str=None, # the run id to print; default: read from the run file ('' for other inputs)
               query:str=None, # `-D level.qid`: evaluate only this query
-              rel_format:str='qrels', # `-R`: 'qrels', or 'qrels_jg' (a judgement group per line: `trec_prefs`)
+              rel_format:str='qrels', # `-R`: 'qrels', or 'qrels_jg' (a judgement group per line: `trec_qrels_jg`)
              )->TrecEvalResult:
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")

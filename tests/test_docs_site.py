@@ -9,7 +9,13 @@ driven over the DevTools protocol with the `websocket-client` package. Per page 
 - every <img> loaded (complete, naturalWidth > 0) and no request failed (HTTP >= 400);
 - no show_doc source is visible, no JavaScript error was thrown;
 - the page has a title (document title and the h1 header);
-- every sidebar link answers HTTP 200 (and each linked page is checked in turn).
+- every link inside the site answers HTTP 200 and every `#anchor` it names exists on the target
+  page (each linked page is checked in turn);
+- the page is no wider than the window (1280 px): wide tables and code scroll inside their own box.
+
+Besides, `check_search` types "nDCG" and "bpref" into the offline search box and follows the
+result to its page, and `banned_words` lists pages that mention the project's private working
+material ("seed 00x", "peer case", "fact N", paths into ../shared).
 
 `check_site(url)` returns the list of problems, so the second test can show that it fails on
 a broken copy of the site (no mathjax/ folder, a missing figure).
@@ -18,7 +24,7 @@ Skips when `chromium` is not on PATH (Debian: `apt-get install -y chromium`).
 """
 from __future__ import annotations
 
-import contextlib, functools, http.server, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
+import contextlib, functools, http.server, json, os, re, shutil, signal, subprocess, sys, tempfile, threading, time
 import urllib.error, urllib.parse, urllib.request
 from pathlib import Path
 
@@ -81,6 +87,7 @@ class Chromium:
                 page = json.load(_LOCAL.open(req, timeout=10))
             self.ws = websocket.create_connection(page['webSocketDebuggerUrl'], timeout=PAGE_TIMEOUT, suppress_origin=True)
             for domain in ('Page', 'Runtime', 'Network'): self.call(f'{domain}.enable')
+            self.call('Emulation.setDeviceMetricsOverride', width=1280, height=900, deviceScaleFactor=1, mobile=False)
         except BaseException:
             self.close(); raise
 
@@ -176,6 +183,14 @@ PROBE_JS = r"""
     imgs: [...document.images].map(i => ({src: i.getAttribute('src') || '', url: i.currentSrc || i.src,
                                           complete: i.complete, w: i.naturalWidth})),
     sidebar: [...document.querySelectorAll('nav.sidebar a[href]')].map(a => ({href: a.href, text: a.textContent.trim()})),
+    links: [...document.querySelectorAll('a[href]')].filter(a => !a.closest('nav.sidebar'))
+             .map(a => ({href: a.href, text: a.textContent.trim().slice(0, 40)})),
+    ids: [...document.querySelectorAll('[id]')].map(e => e.id),
+    width: {scroll: document.documentElement.scrollWidth, window: window.innerWidth},
+    wide: [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1
+             && !e.closest('.table-wrap, pre, .output-html, .MathJax_Display, details:not([open])'))
+             .slice(0, 3).map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '')),
+    text: document.body.innerText,
   });
 })()
 """
@@ -228,6 +243,9 @@ def page_problems(name: str, f: dict) -> list[str]:
         if not (i['complete'] and i['w'] > 0): p.append(f"image did not load: {i['src'][:80]}")
     if f['showDocVisible']: p.append('show_doc source is visible')
     if not f['sidebar']: p.append('no sidebar links')
+    if f['width']['scroll'] > f['width']['window']:
+        p.append(f"page is wider than the window: {f['width']['scroll']} px > {f['width']['window']} px "
+                 f"(elements past the edge: {f['wide']})")
     p += [f'request failed: {r}' for r in f['failed_requests']]
     p += [f'JavaScript error: {e[:200]}' for e in f['js_errors']]
     return [f'{name}: {x}' for x in p]
@@ -240,13 +258,25 @@ def _http_status(url: str) -> int:
     except OSError: return 0
 
 
+def _page_of(url: str) -> str:
+    u = url.split('#')[0]
+    return u + 'index.html' if u.endswith('/') else u
+
+
 def check_site(base_url: str, start: str = 'index.html', facts: dict | None = None,
                chromium: str | None = CHROMIUM) -> list[str]:
-    """Open `start` and every page reachable through sidebar links in headless Chromium.
-    Returns a list of problems (empty = all good). Per-page facts go into `facts` if given."""
+    """Open `start` and every page of the site reachable through its links in headless Chromium.
+    Returns a list of problems (empty = all good): per-page problems (`page_problems`), then
+    links inside the site that answer an HTTP error or name an anchor the target page lacks.
+    Per-page facts go into `facts` (keyed by the page's path in the site) if given."""
     facts = {} if facts is None else facts
     problems, status_cache = [], {}
     todo, seen = [urllib.parse.urljoin(base_url, start)], set()
+
+    def status(u):
+        if u not in status_cache: status_cache[u] = _http_status(u)
+        return status_cache[u]
+
     with Chromium(chromium) as browser:
         while todo:
             url = todo.pop(0)
@@ -258,13 +288,69 @@ def check_site(base_url: str, start: str = 'index.html', facts: dict | None = No
                 problems.append(f'{name}: could not inspect page: {e}'); continue
             facts[name] = f
             problems += page_problems(name, f)
-            for link in f['sidebar']:
-                target = link['href'].split('#')[0]
+            for link in f['sidebar'] + f['links']:
+                target = _page_of(link['href'])
                 if not target.startswith(base_url): continue  # only pages of this site
-                if target not in status_cache: status_cache[target] = _http_status(target)
-                if status_cache[target] != 200:
-                    problems.append(f"{name}: sidebar link {link['text']!r} -> {target} answered HTTP {status_cache[target]}")
-                elif target not in seen: todo.append(target)
+                if status(target) != 200:
+                    problems.append(f"{name}: link {link['text']!r} -> {target[len(base_url):]} answered HTTP {status(target)}")
+                elif target.endswith('.html') and target not in seen: todo.append(target)
+    # anchors, once every page's ids are known
+    for name, f in facts.items():
+        for link in f['sidebar'] + f['links']:
+            target, _, frag = link['href'].partition('#')
+            target = _page_of(target)
+            if not frag or not target.startswith(base_url): continue
+            page = target[len(base_url):]
+            frag = urllib.parse.unquote(frag)
+            if page in facts and frag not in facts[page]['ids']:
+                problems.append(f"{name}: link {link['text']!r} -> {page}#{frag}: no such anchor")
+    return problems
+
+
+# Words a page must not contain: the project speaks of itself, never of its private working material.
+BANNED = [(re.compile(r'seed 00', re.I), '"seed 00"'), (re.compile(r'peer case', re.I), '"peer case"'),
+          (re.compile(r'\bfact \d', re.I), '"fact" + number'), (re.compile(r'\.\./shared|/work/shared'), 'a path into ../shared'),
+          (re.compile(r'peer_cases\.md|peer-conventions'), 'private notes (peer_cases.md, peer-conventions)'),
+          (re.compile(r'names from the issue', re.I), '"the names from the issue"')]
+# Pages built from the notebooks being split (00_core, 07_diversity, 09_measures, 13_trec_prefs) and the
+# notebooks they become: their prose fixes come with the split.
+PENDING_PROSE = {'core.html', 'diversity.html', 'measures.html', 'trec_prefs.html', 'kit.html', 'reader.html',
+                 'inputs.html', 'joins.html', 'ndeval.html', 'trec_qrels_jg.html'}
+
+
+def banned_words(facts: dict) -> dict:
+    "{page: [what, excerpt]} for pages whose visible text contains a banned phrase"
+    found = {}
+    for name, f in sorted(facts.items()):
+        for rx, what in BANNED:
+            for m in rx.finditer(f['text']):
+                ctx = f['text'][max(0, m.start() - 30):m.end() + 30].replace('\n', ' ')
+                found.setdefault(name, []).append(f'{what}: ...{ctx}...')
+    return found
+
+
+SEARCH_CASES = {'nDCG': 'dcg.html', 'bpref': 'trec_measures.html'}
+
+
+def check_search(base_url: str, cases: dict = SEARCH_CASES, chromium: str | None = CHROMIUM) -> list[str]:
+    """Type each query into the search box of the home page; the target page must be among the
+    first three results, and following the first result to that page must load it."""
+    problems = []
+    with Chromium(chromium) as browser:
+        f = inspect_page(browser, urllib.parse.urljoin(base_url, 'index.html'))
+        if f['js_errors']: problems.append(f'index.html: JavaScript errors: {f["js_errors"][:2]}')
+        for query, page in cases.items():
+            hrefs = browser.evaluate(f'JSON.stringify((window.__docs && window.__docs.search) ? window.__docs.search({json.dumps(query)}) : null)')
+            hrefs = json.loads(hrefs)
+            if hrefs is None: problems.append('search: no search box or index on index.html'); break
+            top = [h.split('#')[0] for h in hrefs[:3]]
+            if page not in top:
+                problems.append(f'search {query!r}: {page} not among the first results {hrefs[:3]}'); continue
+            hit = urllib.parse.urljoin(base_url, hrefs[top.index(page)])
+            g = inspect_page(browser, hit)
+            if not g['loaded'] or not g['h1']: problems.append(f'search {query!r}: result {hit} did not load')
+            frag = hit.partition('#')[2]
+            if frag and frag not in g['ids']: problems.append(f'search {query!r}: result {hit}: no such anchor')
     return problems
 
 # --------------------------------------------------------------------------------------------
@@ -298,6 +384,23 @@ def test_docs_site_in_browser(site, site_check):
     assert not missing, f'pages in sitemap.txt not reachable from the sidebar: {missing}'
 
 
+def test_docs_search_finds_pages(site):
+    "The offline search (search-index.js + assets/search.js) finds nDCG and bpref and leads to their pages"
+    with serve(site) as url: problems = check_search(url)
+    assert problems == [], 'search problems:\n' + '\n'.join(problems)
+
+
+def test_docs_prose_speaks_of_itself(site_check):
+    "No page mentions the project's private working material (seed numbers, peer cases, facts, shared paths)"
+    _, facts = site_check
+    found = banned_words(facts)
+    report = '\n'.join(f'{page}:\n  ' + '\n  '.join(hits[:8]) + (f'\n  ... {len(hits) - 8} more' if len(hits) > 8 else '')
+                       for page, hits in found.items())
+    if found and set(found) <= PENDING_PROSE:
+        pytest.xfail(f'pending prose fixes in the split notebooks: {sorted(found)}\n{report}')
+    assert not found, 'pages mention private working material:\n' + report
+
+
 _INJECT = '<p id="checker-probe">Injected probe: $x_i$ and $$\\sum_{i=1}^k x_i$$</p>' \
           '<img id="checker-img" src="no-such-figure.png" alt="missing">'
 
@@ -319,8 +422,17 @@ def test_checker_can_fail(site, site_check, tmp_path):
         idx.write_text(idx.read_text(encoding='utf-8').replace('</main>', _INJECT + '</main>', 1), encoding='utf-8')
         math_pages = math_pages or ['index.html']
         img_page = img_page or 'index.html'
-    with serve(broken) as url: problems = check_site(url)
+    # a link to a missing anchor, an element wider than the window, a banned phrase
+    idx = broken / 'index.html'
+    idx.write_text(idx.read_text(encoding='utf-8').replace(
+        '</main>', '<p><a href="index.html#no-such-anchor">dangling</a></p><div style="width:3000px">wide</div>'
+        '<p>as in seed 003 and peer case 74</p></main>', 1), encoding='utf-8')
+    broken_facts = {}
+    with serve(broken) as url: problems = check_site(url, facts=broken_facts)
     text = '\n'.join(problems)
+    assert "index.html: link 'dangling' -> index.html#no-such-anchor: no such anchor" in text, text
+    assert 'index.html: page is wider than the window' in text, text
+    assert [h.split(':')[0] for h in banned_words(broken_facts).get('index.html', [])][:2] == ['"seed 00"', '"peer case"']
     for page in math_pages:
         assert any(p.startswith(f'{page}: untypeset TeX') for p in problems), f'{page}: untypeset math not reported:\n{text}'
         assert f'{page}: MathJax did not load' in text

@@ -102,6 +102,10 @@ def process_notebook(path: str) -> dict:
     os.environ['IN_TEST'] = '1'  # as nbdev.serve_drv does
     from execnb.nbio import read_nb
     from nbdev.processors import FilterDefaults
+    tools = str(Path(__file__).resolve().parent)
+    if tools not in sys.path: sys.path.insert(0, tools)
+    import docs_showdoc
+    docs_showdoc.install()  # classes as `class Name(Base):` with their fields, not `def Name(**kw)`
     nb = read_nb(path)
     argv, sys.argv = sys.argv, sys.argv[:1]  # executed cells must not see this script's options
     with warnings.catch_warnings(record=True) as caught:
@@ -154,17 +158,45 @@ def process_all(paths: list[Path], jobs: int, meanwhile=None) -> list[dict]:
 _re_qopt = re.compile(r'^\s*#\|\s*([\w.-]+)\s*:\s*(.*?)\s*$')
 
 
+_re_flag = re.compile(r'^\s*#\|\s*([\w.-]+)\s*$')
+
+
 def split_cell_options(src: str) -> tuple[dict, str]:
-    "Split leading `#| key: value` quarto options off a code cell's source"
+    """Split leading `#| key: value` quarto options and `#| flag` directives (nbdev test flags
+    such as `#| peer`, which nbdev's processors leave in) off a code cell's source.
+    Flags come back as options with the value True."""
     import yaml
     lines, opts = src.splitlines(), {}
     i = 0
-    while i < len(lines) and (m := _re_qopt.match(lines[i])):
-        try: val = yaml.safe_load(m[2]) if m[2] else None
-        except yaml.YAMLError: val = m[2]
-        opts[m[1]] = val
+    while i < len(lines):
+        if (m := _re_qopt.match(lines[i])):
+            try: val = yaml.safe_load(m[2]) if m[2] else None
+            except yaml.YAMLError: val = m[2]
+            opts[m[1]] = val
+        elif (m := _re_flag.match(lines[i])): opts.setdefault(m[1], True)
+        else: break
         i += 1
     return opts, '\n'.join(lines[i:]).strip('\n')
+
+
+_re_private_call = re.compile(r'(?<![\w.])_[A-Za-z]\w*\s*\(')
+_re_test_call = re.compile(r'\b(?:test_\w+|assert)\b')
+FOLD_TEST_FAILS = 3    # a cell with at least this many `test_fail` calls is folded
+FOLD_LONG_TESTS = 30   # a test cell longer than this many lines is folded
+
+
+def auto_fold(src: str, opts: dict) -> str | None:
+    """Summary line for a code cell the reader should see folded (a `<details>`), or None:
+    cross-checks against peer tools (`#| peer`), tests of private helpers, walls of `test_fail`
+    and long test cells. The code stays on the page, one click away."""
+    lines = [l for l in src.splitlines() if l.strip()]
+    if opts.get('peer') is True: return 'Cross-check against other evaluation tools'
+    if not _re_test_call.search(src): return None
+    if _re_private_call.search(src) and not re.search(r'^(?:def|class)\s', src, flags=re.M):
+        return 'Tests of internal helpers'
+    if (n := src.count('test_fail(')) >= FOLD_TEST_FAILS: return f'Error cases ({n} checks)'
+    if len(lines) > FOLD_LONG_TESTS: return f'More tests ({len(lines)} lines)'
+    return None
 
 
 def _falsy(v) -> bool: return v is False or str(v).lower() in ('false', 'no', '0')
@@ -294,6 +326,8 @@ def prepare_cells(proc: dict) -> list[dict]:
         if fold is True or str(fold).lower() in ('true', 'show'):
             docs['fold'] = 'show' if str(fold).lower() == 'show' else 'hide'
             docs['summary'] = str(opts.get('code-summary') or 'Code')
+        elif show_src and fold is None and (summary := auto_fold(src, opts)):
+            docs['fold'], docs['summary'], docs['fold_all'] = 'hide', summary, True
         if opts.get('fig-cap'): docs['cap'] = str(opts['fig-cap'])
         if opts.get('fig-alt'): docs['alt'] = str(opts['fig-alt'])
         md = dict(c.get('metadata') or {})
@@ -378,6 +412,12 @@ def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path) ->
             if rel.split('#')[0] in site['page_files']: a['href'] = href = rel
         path, _, frag = href.partition('#')
         if path in nb_pages: a['href'] = nb_pages[path] + ('#' + frag if frag else '')
+    # wide tables scroll inside their own box instead of widening the page
+    for t in main.find_all('table'):
+        if t.parent.name == 'div' and 'table-wrap' in (t.parent.get('class') or []): continue
+        t.wrap(soup.new_tag('div', attrs={'class': 'table-wrap'}))
+        if max((len(c.get_text(' ', strip=True)) for c in t.find_all(['td', 'th'])), default=0) > 50:
+            t['class'] = (t.get('class') or []) + ['prose']  # columns of sentences: keep them readable
     # local files referenced from markdown (images etc.) are copied next to the page
     for tag in soup.find_all(['img', 'source', 'video', 'audio'], src=True):
         src = tag['src']
@@ -392,6 +432,68 @@ def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path) ->
         block = f'<h2 id="toc-title">On this page</h2>\n<ul>{items}</ul>' if toc else ''
         res = res.replace('<!--DOCS-TOC-->', block, 1)
     return res
+
+
+def _section_text(h) -> str:
+    "Visible text from heading `h` to the next heading of any level (code included, outputs not)"
+    parts = []
+    for el in h.next_elements:
+        if getattr(el, 'name', None) in ('h1', 'h2', 'h3', 'h4', 'h5', 'h6'): break
+        if isinstance(el, str) and h not in el.parents and not any(getattr(p, 'name', '') in ('script', 'style') or
+                                           {'cell-output', 'anchor'} & set(p.get('class') or []) for p in el.parents if p.name):
+            parts.append(el)
+    return re.sub(r'\s+', ' ', ' '.join(parts)).strip()
+
+
+SEARCH_TEXT_CHARS = 4000  # text kept per section in the search index
+
+
+def finish_site(out: Path, pages: list[dict]) -> dict:
+    """Second pass over the written pages, once every page's ids are known:
+    - a link to a page of the site whose anchor does not exist (a private or undocumented name
+      that nbdev linked, a renamed section) is replaced by its text;
+    - the search index `search-index.js` (one entry per page section: page title, heading,
+      url, text) is written for assets/search.js.
+    Returns {'unlinked': [(page, href)], 'entries': n}."""
+    from bs4 import BeautifulSoup
+    soups = {pg['href']: BeautifulSoup((out / pg['href']).read_text(encoding='utf-8'), 'html.parser') for pg in pages}
+    ids = {href: {t['id'] for t in soup.find_all(id=True)} for href, soup in soups.items()}
+    unlinked, index = [], []
+    for pg in pages:
+        href, soup = pg['href'], soups[pg['href']]
+        main = soup.find('main', id='content')
+        for a in main.find_all('a', href=True):
+            u = a['href']
+            if urlsplit(u).scheme or u.startswith(('/', 'mailto:')): continue
+            path, _, frag = u.partition('#')
+            target = path or href
+            if target in ids and frag and frag not in ids[target]:
+                unlinked.append((href, u))
+                a.unwrap()
+        (out / href).write_text(str(soup), encoding='utf-8')
+        title = pg['title']
+        header = main.find('header', class_='page-header')
+        first = main.find(['h2', 'h3', 'h4'])
+        intro = ''
+        if header:  # text before the first heading
+            texts = []
+            for el in header.next_elements:
+                if el is first: break
+                if isinstance(el, str) and el.parent and el.parent.name not in ('script', 'style') \
+                        and not el.find_parent(class_='cell-output') and not el.find_parent('header'):
+                    texts.append(el)
+            intro = re.sub(r'\s+', ' ', ' '.join(texts)).strip()
+        index.append({'p': title, 'h': '', 'u': href, 'd': pg['description'],
+                      'x': (pg['description'] + ' ' + intro)[:SEARCH_TEXT_CHARS]})
+        for h in main.find_all(['h2', 'h3', 'h4']):
+            if not h.get('id'): continue
+            htxt = h.get_text(' ', strip=True).rstrip('#').strip()
+            index.append({'p': title, 'h': htxt, 'u': f"{href}#{h['id']}", 'd': '',
+                          'x': _section_text(h)[:SEARCH_TEXT_CHARS]})
+    (out / 'search-index.js').write_text(
+        '// Generated by tools/build_docs.py: one entry per page section (p page, h heading, u url, d description, x text)\n'
+        'window.__searchIndex = ' + json.dumps(index, ensure_ascii=False, separators=(',', ':')) + ';\n', encoding='utf-8')
+    return {'unlinked': unlinked, 'entries': len(index)}
 
 
 def inline_md(text: str) -> tuple[str, str]:
@@ -430,6 +532,44 @@ def check_out(out: Path) -> None:
         raise SystemExit(f'Refusing to replace {out}: it is not empty and is not a docs build (no {MARKER})')
 
 
+def _glob_match(name: str, pattern: str) -> bool:
+    "quarto-style glob on a notebook file name (a leading `/` means the project folder; no sub-folders here)"
+    import fnmatch
+    return fnmatch.fnmatchcase(name, pattern.lstrip('/'))
+
+
+def sidebar_sections(sidebar: dict | list | None, names: list[str]) -> list[dict]:
+    """Group notebook file names by `website.sidebar.contents` of `_quarto.yml`:
+    `[{'title': section or '', 'files': [names]}]`. Entries are file names or quarto globs
+    (`/0[2-8]*.ipynb`), sections are `{section: title, contents: [...] or 'glob'}`,
+    `{href: file, text: ...}` items are accepted. Each file goes to the first entry matching it;
+    names matching nothing land in a last section "More" (with a warning); entries matching no
+    file are skipped, so the grouping can name notebooks that do not exist yet."""
+    if isinstance(sidebar, list): sidebar = sidebar[0] if sidebar else {}
+    contents = (sidebar or {}).get('contents')
+    if not contents or contents == 'auto': return [{'title': '', 'files': list(names)}]
+    placed, sections = set(), []
+
+    def take(entry) -> list[str]:
+        if isinstance(entry, dict): entry = entry.get('href') or entry.get('file') or ''
+        got = [n for n in names if n not in placed and _glob_match(n, str(entry))]
+        placed.update(got)
+        return got
+
+    loose = []
+    for item in _as_list(contents):
+        if isinstance(item, dict) and 'section' in item:
+            files = [f for e in _as_list(item.get('contents')) for f in take(e)]
+            if files: sections.append({'title': str(item['section']), 'files': files})
+        else:
+            loose += take(item)
+    if loose: sections.insert(0, {'title': '', 'files': loose})
+    if (rest := [n for n in names if n not in placed]):
+        print(f'warning: notebooks not in the sidebar of _quarto.yml: {rest} (shown under "More")', file=sys.stderr)
+        sections.append({'title': 'More', 'files': rest})
+    return sections
+
+
 def site_config(root: Path, nbs: Path) -> dict:
     cfg, quarto = read_settings(root), read_quarto(root)
     fmt = html_format(quarto)
@@ -452,7 +592,13 @@ def site_config(root: Path, nbs: Path) -> dict:
         'issue_url': f'{git_url}/issues/new' if git_url and 'issue' in _as_list(website.get('repo-actions')) else '',
         'site_url': cfg.get('doc_host', '').rstrip('/') + cfg.get('doc_baseurl', ''),
         'footer': cfg.get('copyright', ''), 'mathjax': 'mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full',
+        'sidebar': website.get('sidebar'),
+        'search': bool((website.get('navbar') or {}).get('search') or (_first(website.get('sidebar')) or {}).get('search')),
     }
+
+
+def _first(x):
+    return (x[0] if x else None) if isinstance(x, list) else x
 
 
 def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = False) -> list[Path]:
@@ -472,6 +618,7 @@ def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = 
         (tmp / MARKER).write_text('Made by tools/build_docs.py; deleted and rebuilt on every run.\n')
         (tmp / 'assets').mkdir()
         shutil.copy2(TEMPLATE_DIR / 'site.css', tmp / 'assets' / 'site.css')
+        shutil.copy2(TEMPLATE_DIR / 'search.js', tmp / 'assets' / 'search.js')
         (tmp / 'assets' / 'pygments.css').write_text(pygments_css(), encoding='utf-8')
         site['css'] = []
         for f in site['css_files']:
@@ -484,6 +631,7 @@ def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = 
         procs = process_all(paths, jobs or os.cpu_count() or 1, meanwhile=setup)
         t1 = time.time()
         pages = render_pages(paths, procs, site, nbs, tmp, state['exporter'], quiet)
+        fin = finish_site(tmp, pages)
         (tmp / 'sitemap.txt').write_text(''.join(pg['href'] + '\n' for pg in pages), encoding='utf-8')
         if out.exists(): shutil.rmtree(out)
         tmp.rename(out)
@@ -491,6 +639,10 @@ def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = 
         shutil.rmtree(tmp, ignore_errors=True)
     if not quiet:
         for pg in pages: print(f"  {pg['nb'].name:<28} -> {pg['href']:<24} {pg['title']}")
+        if fin['unlinked']:
+            print(f"  {len(fin['unlinked'])} links to names without a documented anchor kept as text: "
+                  + ', '.join(sorted({u.split('#')[1] for _, u in fin['unlinked']})))
+        print(f"  search index: {fin['entries']} sections")
         print(f'Wrote {len(pages)} pages to {out} in {time.time()-t0:.1f}s '
               f'(setup + nbdev processing {t1-t0:.1f}s, rendering {time.time()-t1:.1f}s)')
     return [out / pg['href'] for pg in pages]
@@ -517,6 +669,9 @@ def render_pages(paths, procs, site, nbs, out, exporter, quiet) -> list[dict]:
         pg['title_html'], pg['title'] = inline_md(pg['title'])
         pg['description_html'], pg['description'] = inline_md(pg['description'])
     site['pages'] = [{'href': pg['href'], 'title': pg['title']} for pg in pages]
+    by_nb = {pg['nb'].name: {'href': pg['href'], 'title': pg['title']} for pg in pages}
+    site['nav'] = [{'title': sec['title'], 'pages': [by_nb[f] for f in sec['files']]}
+                   for sec in sidebar_sections(site.get('sidebar'), list(by_nb))]
     site['page_files'] = {pg['href'] for pg in pages}
     site['nb_to_page'] = {pg['nb'].name: pg['href'] for pg in pages}
 
