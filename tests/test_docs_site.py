@@ -312,10 +312,6 @@ BANNED = [(re.compile(r'seed 00', re.I), '"seed 00"'), (re.compile(r'peer case',
           (re.compile(r'\bfact \d', re.I), '"fact" + number'), (re.compile(r'\.\./shared|/work/shared'), 'a path into ../shared'),
           (re.compile(r'peer_cases\.md|peer-conventions'), 'private notes (peer_cases.md, peer-conventions)'),
           (re.compile(r'names from the issue', re.I), '"the names from the issue"')]
-# Pages built from the notebooks being split (00_core, 07_diversity, 09_measures, 13_trec_prefs) and the
-# notebooks they become: their prose fixes come with the split.
-PENDING_PROSE = {'core.html', 'diversity.html', 'measures.html', 'trec_prefs.html', 'kit.html', 'reader.html',
-                 'inputs.html', 'joins.html', 'ndeval.html', 'trec_qrels_jg.html'}
 
 
 def banned_words(facts: dict) -> dict:
@@ -396,8 +392,6 @@ def test_docs_prose_speaks_of_itself(site_check):
     found = banned_words(facts)
     report = '\n'.join(f'{page}:\n  ' + '\n  '.join(hits[:8]) + (f'\n  ... {len(hits) - 8} more' if len(hits) > 8 else '')
                        for page, hits in found.items())
-    if found and set(found) <= PENDING_PROSE:
-        pytest.xfail(f'pending prose fixes in the split notebooks: {sorted(found)}\n{report}')
     assert not found, 'pages mention private working material:\n' + report
 
 

@@ -27,8 +27,16 @@ How it works
    and typeset in the browser by a local MathJax 2 copy (from the jupyter-server-mathjax
    wheel) written to `<out>/mathjax/`. Nothing is loaded from the internet.
 
+4. Reader-facing touches: classes are shown as `class Name(Base):` with their fields
+   (tools/docs_showdoc.py patches nbdev's show_doc renderer in this process); the sidebar is
+   grouped by `website.sidebar.contents` of `_quarto.yml` (quarto globs, see `sidebar_sections`);
+   peer cross-checks (`#| peer`), tests of private helpers and walls of `test_fail` are folded
+   into `<details>` (`auto_fold`); tables scroll inside their own box; after all pages are
+   written, links to anchors that do not exist (private or undocumented names) become plain
+   text and `search-index.js` is written for the offline search box (assets/search.js).
+
 Output: `<out>/<page>.html` (`00_kit.ipynb` -> `kit.html`, `index.ipynb` -> `index.html`),
-`<out>/<page>_files/` (figures), `<out>/assets/`, `<out>/mathjax/`, `<out>/sitemap.txt`.
+`<out>/<page>_files/` (figures), `<out>/assets/`, `<out>/mathjax/`, `<out>/search-index.js`, `<out>/sitemap.txt`.
 The site is built in a temporary sibling folder (`.<out>.building`) that then replaces the
 output folder, so a failed build keeps the previous site. An existing output folder is only
 replaced if it is a previous build (of this script or quarto) or empty.
