@@ -796,7 +796,26 @@ def _order_rank(qcode, score, docno, rank=None):
     same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
     return o, same_query & np.r_[False, rank[o][1:] == rank[o][:-1]]
 
-TIE_POLICIES = dict(trec=_order_trec, input=_order_input, rank=_order_rank)
+def _order_trec_double(qcode, score, docno, rank=None):
+    "trec_eval 10's order: by query, score (the full double) descending, then docno descending."
+    f = np.asarray(score, np.float64) + 0.0           # -0.0 becomes 0.0
+    u = f.view(np.uint64)
+    desc = ~(u ^ ((-(u >> np.uint64(63))) | np.uint64(1 << 63)))   # as `_descending_key`, 64 bits wide
+    starts = _presorted(qcode, desc) if len(qcode) else None
+    if starts is not None: o, tied = _by_code(qcode, starts, desc)
+    else:
+        o = np.lexsort((desc, qcode))
+        tied = np.r_[False, (qcode[o][1:] == qcode[o][:-1]) & (desc[o][1:] == desc[o][:-1])]
+    group = tied.copy()
+    group[:-1] |= tied[1:]
+    if group.any():
+        at = np.flatnonzero(group)
+        rows = o[at]
+        words = _doc_words(docno[rows], _n_words(docno))
+        o[at] = rows[np.lexsort(tuple(~w for w in words.T[::-1]) + (np.cumsum(~tied[at]),))]
+    return o, tied
+
+TIE_POLICIES = dict(trec=_order_trec, input=_order_input, rank=_order_rank, trec_double=_order_trec_double)
 
 # %% ../nbs/00_core.ipynb #2b39bdf1
 class Batch:
@@ -918,7 +937,7 @@ def apply_preset(presets:dict, # {preset name: {parameter: value}} of one module
 # %% ../nbs/00_core.ipynb #f6bd759c
 def join(qrels, # judgements: anything `read_qrels` accepts
          run, # a run: anything `read_run` accepts
-         ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (trec_eval's), "input" or "rank"
+         ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (trec_eval 9's, float32), "trec_double", "input" or "rank"
          rel:int=1, # the lowest grade counted as relevant in `n_rel` (trec_eval's `-l`)
          depth:int=None, # keep each query's top `depth` documents (trec_eval's `-M`); None keeps all
          queries:str='run', # rows: "run" (queries in qrels and run) or "qrels" (every qrels query, trec_eval's `-c`)
@@ -941,7 +960,7 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     per_query = np.bincount(rq, minlength=len(ids))
     in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
     keep = in_qrels & in_run if queries == 'run' else in_qrels
-    if TIE_POLICIES[ties] in (_order_trec, _order_input, _order_rank):  # queries in code order: no need to look
+    if TIE_POLICIES[ties] in (_order_trec, _order_input, _order_rank, _order_trec_double):  # queries in code order: no need to look
         codes, kept = None, np.repeat(keep, per_query)
     else: codes = rq[order]; kept = keep[codes]
     if not kept.all():

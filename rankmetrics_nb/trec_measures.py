@@ -56,7 +56,11 @@ class TrecQueries:
         "`hit` as 1.0/0.0 grades with NaN past the end: what the metric modules read, with rel=1."
         return np.where(np.isnan(self.codes), np.nan, self.hit.astype(np.float64))
     @cached_property
-    def num_rel_ret(self)->np.ndarray: return self.hit.sum(axis=1)
+    def rel_ret(self)->np.ndarray:
+        "Judged relevant at each rank (grade >= 0 and >= level): `hit` without the unjudged ranks a level <= -1 lets in."
+        return self.hit & (self.codes >= 0)
+    @cached_property
+    def num_rel_ret(self)->np.ndarray: return self.rel_ret.sum(axis=1)
 
 # %% ../nbs/11_trec_measures.ipynb #56f7ec0d
 def _compact(keep:np.ndarray, *matrices)->tuple:
@@ -71,10 +75,15 @@ def trec_queries(batch:Batch, # from `core.join` (its `rel` does not matter here
                  judged_only:bool=False, # -J: rank only the documents with a grade >= 0
                  version:int=10, # 10 or 9 (iprec_at_recall and 11pt_avg changed)
                  num_docs_in_coll:int=0, # -N: documents in the collection
+                 placeholder:bool=False, # trec_eval 10's -c: a query without results ranks one document outside the qrels
                 )->TrecQueries:
     "The batch as trec_eval sees it."
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10; got {version!r}")
     grades, judged, n_ret = batch.grades, batch.judged, batch.n_ret
+    if placeholder and not np.all(batch.in_run):
+        grades, judged, out = _pad(grades, 1, np.nan), _pad(judged, 1, False), ~np.asarray(batch.in_run, bool)
+        grades, judged, n_ret = grades.copy(), judged.copy(), np.where(out, 1, n_ret)
+        grades[out, 0], judged[out, 0] = 0.0, False
     if judged_only: n_ret, (grades, judged) = _compact(judged & (grades >= 0), (grades, np.nan), (judged, False))
     return TrecQueries(batch.qids, grades, judged, n_ret, batch.ideal, level, None, version, batch.in_run, num_docs_in_coll)
 
@@ -210,12 +219,19 @@ def _m_relative_P(q, k): return _div(_count_at(q.hit, k), np.minimum(k, q.num_re
 def _m_Rprec(q): return r_precision(q.labels, q.num_rel)
 def _m_recip_rank(q): return reciprocal_rank(q.labels)
 
+def _still_relevant(q)->np.ndarray:
+    "trec_eval's running count walking up from the last rank: judged relevant retrieved minus the hits below each rank."
+    H = q.hit.sum(axis=1)
+    return q.num_rel_ret[:, None] - (H[:, None] - np.cumsum(q.hit, axis=1))
+
 def _m_Rprec_mult(q, cuts)->np.ndarray:
-    "P at rank floor(x·R + 0.9) for each multiple x (queries × multiples)."
+    "P at rank k = floor(x·R + 0.9) for each multiple x (queries × multiples); past the ranking, relevant retrieved / k."
+    s = _pad(_still_relevant(q), 1, 0)
     out = np.zeros((len(q), len(cuts)))
     for i, x in enumerate(cuts):
         k = np.trunc(x * q.num_rel + 0.9).astype(np.int64)
-        out[:, i] = _div(_count_at(q.hit, np.maximum(k, 0)), k)
+        at = s[np.arange(len(q)), np.clip(k - 1, 0, s.shape[1] - 1)]
+        out[:, i] = np.where(k > q.n_ret, _div(q.num_rel_ret, k), np.where(k >= 1, _div(np.maximum(at, 0), k), 0.0))
     return out
 
 _CUTS = '5,10,15,20,30,100,200,500,1000'
@@ -250,18 +266,22 @@ INFAP_EPSILON = 1e-5    # trec_eval's smoothing constant in infAP
 
 def _judged_nonrel(q)->np.ndarray: return (q.codes >= 0) & ~q.hit
 
+def _in_order(m:np.ndarray)->np.ndarray:
+    "Row sums added left to right, as trec_eval's loops add (numpy's `sum` pairs terms: the last digit can differ)."
+    return np.cumsum(m, axis=1)[:, -1] if m.shape[1] else np.zeros(len(m))
+
 def _m_bpref(q):
     n = np.cumsum(_judged_nonrel(q), axis=1)
     R, N = q.num_rel[:, None], ((q.ideal >= 0) & (q.ideal < q.level)).sum(axis=1)[:, None]
     term = np.where(n > 0, 1 - _div(np.minimum(n, R), np.minimum(N, R)), 1.0)
-    return _div(np.where(q.hit, term, 0).sum(axis=1), q.num_rel)
+    return _div(_in_order(np.where(q.rel_ret, term, 0)), q.num_rel)
 
 def _m_infAP(q):
-    a, n, u = _before(q.hit), _before(_judged_nonrel(q)), _before(q.codes == UNJUDGED)
+    a, n, u = _before(q.rel_ret), _before(_judged_nonrel(q)), _before(q.codes == UNJUDGED)
     i = np.arange(1, q.hit.shape[1] + 1, dtype=np.float64)
     with np.errstate(divide='ignore', invalid='ignore'):
         later = 1 / i + ((i - 1) / i) * ((a + n + u) / (i - 1)) * ((a + INFAP_EPSILON) / (a + n + 2 * INFAP_EPSILON))
-    return _div(np.where(q.hit, np.where(i == 1, 1.0, later), 0).sum(axis=1), q.num_rel)
+    return _div(_in_order(np.where(q.rel_ret, np.where(i == 1, 1.0, later), 0)), q.num_rel)
 
 _register('bpref', None, 'mean', 'float', "binary preference: share of judged non-relevant documents ranked below each relevant one",
           r'$\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}$', _single('bpref', _m_bpref))
@@ -278,21 +298,37 @@ def _recall_rank_counts(q, x:float)->np.ndarray:
     return (np.floor(r + 0.5) if q.version >= 10 else np.trunc(r + 0.9)).astype(np.int64)
 
 def _m_iprec(q, cuts)->np.ndarray:
-    "Interpolated precision at each recall level of `cuts` (queries × levels)."
-    cum = np.cumsum(q.hit, axis=1)
-    ranks = np.arange(1, q.hit.shape[1] + 1)
-    prec = np.where(ranks <= q.n_ret[:, None], cum / ranks, 0.0)
-    best = _pad(np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1], 1, 0.0)    # best precision at or below each rank
+    """Interpolated precision at each recall level of `cuts` (queries × levels), as trec_eval's walk up the ranking
+    assigns them: the levels are taken from the last one back; a level is filled when the walk passes its count c of
+    relevant documents; once a level's c is above the previous one's (possible only for unsorted levels: 11pt_avg's),
+    it and every level before it get the value at the top of the walk."""
+    A, n = q.num_rel_ret, q.n_ret
+    s = _still_relevant(q)
+    ranks = np.arange(1, s.shape[1] + 1)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        start = np.where(q.in_run, A / n, 0.0)              # 0/0 (an empty ranking under -J) is NaN, as in trec_eval
+        prec = np.where((ranks <= n[:, None]) & (s > 0), s / ranks, -np.inf)
+    best = _pad(np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1], 1, -np.inf)   # best precision from each rank down
+    top = np.maximum(start, best[:, 0])                      # NaN stays NaN (trec_eval's `<` never replaces it)
+    top = np.where(np.isnan(start), start, top)
+    H, cum = q.hit.sum(axis=1), np.cumsum(q.hit, axis=1)
     rows, out = np.arange(len(q)), np.zeros((len(q), len(cuts)))
-    for j, x in enumerate(cuts):
-        c = _recall_rank_counts(q, x)
-        at = np.argmax(cum >= np.maximum(c, 1)[:, None], axis=1) if cum.shape[1] else np.zeros(len(q), np.int64)
-        out[:, j] = np.where((c <= q.num_rel_ret) & (q.num_rel_ret > 0), best[rows, np.where(c <= 0, 0, at)], 0.0)
+    phase, prev = np.zeros(len(q), np.int64), A.copy()       # 0: skipping levels above A, 1: filling, 2: stuck
+    for j in range(len(cuts) - 1, -1, -1):
+        c = _recall_rank_counts(q, cuts[j])
+        phase = np.where((phase == 0) & (c <= A), 1, phase)
+        fill = (phase == 1) & (c >= 1) & (c <= prev)
+        phase = np.where((phase == 1) & ~fill, 2, phase)
+        at = np.argmax(cum >= np.maximum(c + H - A, 1)[:, None], axis=1) if cum.shape[1] else np.zeros(len(q), np.int64)
+        ip = np.maximum(start, best[rows, np.minimum(at, best.shape[1] - 1)])
+        out[:, j] = np.where(fill, ip, np.where(phase == 2, top, 0.0))
+        prev = np.where(fill, c, prev)
     return out
 
 def _m_11pt_avg(q, p):
     levels = [i / 10 for i in range(11)] if p is None else float_params('11pt_avg', p)
-    return _m_iprec(q, levels).sum(axis=1) / len(levels)
+    v = _m_iprec(q, levels)
+    return _in_order(v[:, ::-1]) / len(levels)              # added in the order trec_eval fills them: last level first
 
 _LEVELS = '0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0'
 _register('iprec_at_recall', _LEVELS, 'mean', 'float', "interpolated precision at recall levels (rounding changed in v10)",
@@ -382,14 +418,16 @@ _register('binG', None, 'mean', 'float', "binary G: each relevant document disco
           r'$\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)$', _single('binG', _m_binG))
 
 # %% ../nbs/11_trec_measures.ipynb #bef68862
-def _m_set_P(q): return precision(q.labels)
-def _m_set_recall(q): return recall(q.labels, q.num_rel)
+def _m_set_P(q): return _div(q.num_rel_ret, q.n_ret)
+def _m_set_recall(q): return _div(q.num_rel_ret, q.num_rel)
 def _m_set_relative_P(q): return _div(q.num_rel_ret, np.minimum(q.n_ret, q.num_rel))
 
 def _m_set_F(q, p):
     x = 1.0 if p is None else float_params('set_F', p)[0]
-    if x <= 0: raise _bad('set_F', p, "recall's weight x must be positive")
-    return f_measure(q.labels, q.num_rel, beta=np.sqrt(x))
+    A = q.num_rel_ret.astype(np.float64)
+    P, R = _div(A, q.n_ret), _div(A, q.num_rel)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.where(A > 0, (x + 1.0) * P * R / (x * P + R), 0.0)       # trec_eval's order of operations
 
 def _m_utility(q, p):
     c = [1.0, -1.0, 0.0, 0.0] if p is None else float_params('utility', p)
