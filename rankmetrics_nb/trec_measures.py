@@ -125,13 +125,12 @@ def pair_params(name:str, text:str)->dict:
     return out
 
 def gain_map(name:str, pairs:dict, allowed:tuple=())->dict:
-    "{grade: gain} from the pairs whose name is a whole number >= 0; other names must be in `allowed`."
+    "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2); other names must be in `allowed`."
     g = {}
     for k, v in pairs.items():
         if k in allowed: continue
         if not re.fullmatch(r'[+-]?\d+', k):
             raise EvalInputError(f"measure {name}: unknown parameter {k!r}; expected grade=gain{''.join(', ' + a + '=' for a in allowed)}")
-        if int(k) < 0: raise EvalInputError(f"measure {name}: gain given for grade {k}; only grades >= 0 take gains")
         g[int(k)] = v
     return g
 
@@ -254,11 +253,20 @@ def _m_map(q): return average_precision(q.labels, q.num_rel)
 def _m_map_cut(q, k): return average_precision(q.labels, q.num_rel, k)
 def _m_set_map(q): return _div(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
 
+def _m_yaap(q):
+    "log((1 + s) / (1 + R - s)), s the sum of the precisions at the relevant ranks (Robertson's smoothed AP)."
+    i = np.arange(1, q.hit.shape[1] + 1)
+    s = _in_order(np.where(q.hit, np.cumsum(q.hit, axis=1) / i, 0.0))
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.log((1.0 + s) / (1.0 + q.num_rel - s))
+
 _register('map', None, 'mean', 'float', "average precision (divided by R)", r'$\frac{1}{R}\sum_i r_i P@i$', _single('map', _m_map))
 _register('gm_map', None, 'gm', 'float', "geometric mean of AP, each floored at 1e-5; summary line only",
           r'$\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}$', _single('gm_map', _m_map), per_query=False)
 _register('map_cut', _CUTS, 'mean', 'float', "AP over the top k (divided by R)", r'$\frac{1}{R}\sum_{i\le k} r_i P@i$',
           _per_long_cutoff('map_cut', _m_map_cut, _CUTS), 'long_cutoffs')
+_register('yaap', None, 'mean', 'float', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions); not in all_trec",
+          r'$\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}$', _single('yaap', _m_yaap))
 _register('set_map', None, 'mean', 'float', "set precision times set recall", r'$(\sum_i r_i)^2/(nR)$', _single('set_map', _m_set_map))
 
 # %% ../nbs/11_trec_measures.ipynb #404085fc
@@ -343,10 +351,46 @@ def _gains(codes:np.ndarray, gains:dict)->np.ndarray:
     for grade, gain in gains.items(): G = np.where(codes == grade, gain, G)
     return G
 
+def _msort(items:list, cmp:Callable)->list:
+    "glibc's qsort on a short array: a top-down merge sort that keeps the left item unless `cmp(left, right) > 0`."
+    if len(items) <= 1: return list(items)
+    a, b = _msort(items[:len(items) // 2], cmp), _msort(items[len(items) // 2:], cmp)
+    out = []
+    while a and b: out.append(a.pop(0) if cmp(a[0], b[0]) <= 0 else b.pop(0))
+    return out + a + b
+
+def _gain_levels(gains:dict, n_levels:int)->list:
+    """trec_eval's gain table of a query whose judged grades run up to `n_levels - 1`: `[(grade, gain)]`, the named grades
+    first, then the other grades with gain = grade, sorted as trec_eval sorts it: by gain, comparing the difference of
+    two gains truncated to an int (gains closer than 1 compare equal and keep their order)."""
+    table = list(gains.items()) + [(g, float(g)) for g in range(n_levels) if g not in gains]
+    return _msort(table, lambda x, y: int(x[1] - y[1]))      # int() truncates toward 0, as C's conversion does
+
 def _ideal(q, gains:dict)->np.ndarray:
-    "Each query's positive gains over its judged documents, largest first, 0 padded (at least one column)."
-    I = _gains(np.where(q.ideal >= 0, q.ideal, np.nan), gains)
-    return _pad(-np.sort(-np.where(I > 0, I, 0.0), axis=1), 1, 0.0)
+    """Each query's ideal gains in the order trec_eval walks its gain table from the top: each grade's gain once per judged
+    document of that grade, stopping at the first grade present whose gain is <= 0 (nothing when the top gain is <= 0);
+    0 padded, at least one column."""
+    grades = np.where(q.ideal >= 0, q.ideal, -1).astype(np.int64)
+    L = grades.max(axis=1, initial=-1) + 1                   # trec_eval's num_rel_levels
+    counts = np.stack([(grades == g).sum(axis=1) for g in range(int(L.max(initial=0)))] or [np.zeros(len(q), np.int64)], axis=1)
+    cnt_rows, gain_rows, rows_of = [], [], []
+    for l in np.unique(L):                                   # one table per distinct top grade (a handful)
+        rows = np.flatnonzero(L == l)
+        walk = _gain_levels(gains, int(l))[::-1]
+        if not walk: continue
+        g = np.array([v for _, v in walk], np.float64)
+        c = np.stack([counts[rows, k] if 0 <= k < l else np.zeros(len(rows), np.int64) for k, _ in walk], axis=1)
+        stop = np.cumsum((c > 0) & (g <= 0), axis=1) > 0
+        c = np.where(stop | (g[0] <= 0), 0, c)
+        cnt_rows.append(c); gain_rows.append(np.broadcast_to(g, c.shape)); rows_of.append(rows)
+    width = max([int(c.sum(axis=1).max(initial=0)) for c in cnt_rows] + [1])
+    I = np.zeros((len(q), width))
+    for c, g, rows in zip(cnt_rows, gain_rows, rows_of):
+        flat = np.repeat(g.ravel(), c.ravel())
+        T = c.sum(axis=1)
+        pos = np.arange(len(flat)) - np.repeat(np.cumsum(T) - T, T)
+        I[np.repeat(rows, T), pos] = flat
+    return I
 
 def _gain_function(gains:dict)->Callable:
     "The gain map as a callable for `dcg.ndcg`: linear by default, the named grades replaced."
@@ -366,9 +410,17 @@ def _discount(n:int)->np.ndarray: return 1 / np.log2(np.arange(2, n + 2))
 def _judged_grades(q)->np.ndarray: return np.where(q.ideal >= 0, q.ideal, np.nan)
 
 # %% ../nbs/11_trec_measures.ipynb #929a09dd
+def _dcgs(q, p, name:str)->tuple:
+    "(DCG of the ranking, ideal DCG) as trec_eval adds them, rank by rank, under the gain map in `p`."
+    G, I = _gain_setup(q, p, name)
+    return _in_order(G * _discount(G.shape[1])), _in_order(I * _discount(I.shape[1]))
+
 def _m_ndcg(q, p):
-    if p is None: return ndcg(q.codes, ideal=_judged_grades(q), preset='trec_eval')
-    return ndcg(q.codes, ideal=_judged_grades(q), gain=_gain_function(gain_map('ndcg', pair_params('ndcg', p))), discount='log2')
+    D, ID = _dcgs(q, p, 'ndcg')
+    return _div(D, ID)
+
+def _m_dcg(q, p): return _dcgs(q, p, 'dcg')[0]
+def _m_ideal_dcg(q, p): return _dcgs(q, p, 'ideal_dcg')[1]
 
 def _m_ndcg_cut(q, k): return ndcg(q.codes, k, ideal=_judged_grades(q), preset='trec_eval')
 
@@ -391,7 +443,8 @@ def _m_Rndcg(q, p):
     boundary = (I > 0) & (I != np.concatenate([I[:, 1:], np.zeros((len(q), 1))], axis=1))
     end = (q.n_ret > P + 1) & (ID[:, -1] > 0)
     s = np.where(boundary, _div(D, ID), 0).sum(axis=1) + np.where(end, _div(D_end, ID[:, -1]), 0)
-    return np.where(q.num_rel > 0, _div(s, boundary.sum(axis=1) + end), 0.0)
+    with np.errstate(divide='ignore', invalid='ignore'):                     # 0/0 without a boundary: NaN, as in trec_eval
+        return np.where(q.num_rel > 0, s / (boundary.sum(axis=1) + end), 0.0)
 
 def _m_G(q, p):
     G, I = _gain_setup(q, p, 'G')
@@ -404,6 +457,10 @@ def _m_binG(q):
     m = _before(~q.hit & ~np.isnan(q.codes))
     return _div(np.where(q.hit, 1 / np.log2(2 + m), 0).sum(axis=1), q.num_rel)
 
+_register('dcg', None, 'mean', 'float', "DCG of the whole ranking (not normalised); gains as for ndcg",
+          r'$\sum_i g_i/\log_2(i+1)$', _with_text('dcg', _m_dcg), 'pairs')
+_register('ideal_dcg', None, 'mean', 'float', "DCG of the ideal ranking of the judged documents; gains as for ndcg",
+          r'$\sum_{i\le P} g^*_i/\log_2(i+1)$', _with_text('ideal_dcg', _m_ideal_dcg), 'pairs')
 _register('ndcg', None, 'mean', 'float', "nDCG of the whole ranking; gains are the grades, or grade=gain pairs",
           r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$', _with_text('ndcg', _m_ndcg), 'pairs')
 _register('ndcg_rel', None, 'mean', 'float', "nDCG averaged over the ideal positions of the relevant documents",
@@ -496,16 +553,17 @@ _register('relstring', '10', 'none', 'str', "the relevance codes of the top N do
 # %% ../nbs/11_trec_measures.ipynb #fd1f38b3
 _ORDER = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
           'iprec_at_recall', 'P', 'relstring', 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G',
-          'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall',
-          'set_map', 'set_F', 'num_nonrel_judged_ret', 'rbp', 'rbp_resid', 'unj']
+          'dcg', 'ideal_dcg', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P',
+          'set_relative_P', 'set_recall', 'set_map', 'set_F', 'num_nonrel_judged_ret', 'yaap', 'rbp', 'rbp_resid', 'unj']
 TREC_MEASURES = {name: _REGISTRY[name] for name in _ORDER}
+_NOT_IN_ALL_TREC = ('dcg', 'ideal_dcg', 'yaap')      # trec_eval 10 computes them on request only
 _V10_ONLY = ('rbp', 'rbp_resid', 'unj')
 NICKNAMES = {
     'official': ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
                  'iprec_at_recall', 'P'],
     'set': ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'utility', 'set_P', 'set_recall', 'set_relative_P',
             'set_map', 'set_F'],
-    'all_trec': list(TREC_MEASURES),
+    'all_trec': [m for m in TREC_MEASURES if m not in _NOT_IN_ALL_TREC],
 }
 
 def nickname(name:str, # a key of `NICKNAMES`
