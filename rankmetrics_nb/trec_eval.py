@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_trec_eval.ipynb #8ca7dc8a
 from __future__ import annotations
-import difflib, getopt, gzip, math, os, sys, tempfile, warnings
+import difflib, getopt, gzip, math, os, re, sys, tempfile, warnings
 from functools import cached_property
 from pathlib import Path
 import numpy as np
@@ -58,7 +58,16 @@ def select_measures(requests=('official',), # `-m` texts: measure names, nicknam
         elif params[name] != param:
             notes.append(f"measure {name!r}: parameters {param!r} ignored; the first ones given ({params[name]!r}) are used "
                          f"(trec_eval computes one version per run; use a second invocation)")
-    return [(m, params.get(m.name)) for m in table.values() if m.name in marked], notes
+    plan = [(m, params.get(m.name)) for m in table.values() if m.name in marked]
+    for i, (m, param) in enumerate(plan):                    # what trec_eval accepts and ignores, said on stderr
+        if param is not None and m.params == 'none':
+            notes.append(f"measure {m.name!r} takes no parameters: {param!r} ignored (as trec_eval ignores it)")
+            plan[i] = (m, None)
+        elif param is not None and m.params == 'pairs':
+            skipped = [k for k, _, _ in (part.partition('=') for part in param.split(','))
+                       if not re.fullmatch(r'[+-]?\d+', k) and not (k == 'p' and m.name.startswith('rbp'))]
+            if skipped: notes.append(f"measure {m.name!r}: {', '.join(repr(k) for k in skipped)} ignored: not a grade (as trec_eval ignores it)")
+    return plan, notes
 
 # %% ../nbs/12_trec_eval.ipynb #9bac094a
 def _last_line(path)->bytes:

@@ -120,16 +120,17 @@ def pair_params(name:str, text:str)->dict:
     out = {}
     for part in text.split(','):
         k, eq, v = part.partition('=')
-        if not eq or not k or '=' in v: raise _bad(name, text, "expected comma-separated name=value pairs, e.g. 1=3,2=9")
+        if not eq or '=' in v: raise _bad(name, text, "expected comma-separated name=value pairs, e.g. 1=3,2=9")
         out[k] = _float(name, v)
     return out
 
-def gain_map(name:str, pairs:dict, allowed:tuple=())->dict:
-    "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2); other names must be in `allowed`."
+def gain_map(name:str, pairs:dict, allowed:tuple=(), strict:bool=True)->dict:
+    "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2); other names must be in `allowed` (`strict=False` skips them, as trec_eval does)."
     g = {}
     for k, v in pairs.items():
         if k in allowed: continue
         if not re.fullmatch(r'[+-]?\d+', k):
+            if not strict: continue
             raise EvalInputError(f"measure {name}: unknown parameter {k!r}; expected grade=gain{''.join(', ' + a + '=' for a in allowed)}")
         g[int(k)] = v
     return g
@@ -189,6 +190,10 @@ def _div(a, b)->np.ndarray:
     a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
     return np.divide(a, b, out=np.zeros(a.shape), where=b != 0)
 
+def _in_order(m:np.ndarray)->np.ndarray:
+    "Row sums added left to right, as trec_eval's loops add (numpy's `sum` pairs terms: the last digit can differ)."
+    return np.cumsum(m, axis=1)[:, -1] if m.shape[1] else np.zeros(len(m))
+
 def _before(m:np.ndarray)->np.ndarray:
     "How many True cells come strictly before each cell of its row."
     return np.cumsum(m, axis=1) - m
@@ -212,10 +217,10 @@ _register('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant docu
 
 # %% ../nbs/11_trec_measures.ipynb #603608d1
 def _m_P(q, k): return precision(q.labels, k)
-def _m_recall(q, k): return recall(q.labels, q.num_rel, k)
+def _m_recall(q, k): return _div(_count_at(q.hit, k), q.num_rel)    # a level <= -1 can make it exceed 1, as in trec_eval
 def _m_success(q, k): return success(q.labels, k)
 def _m_relative_P(q, k): return _div(_count_at(q.hit, k), np.minimum(k, q.num_rel))
-def _m_Rprec(q): return r_precision(q.labels, q.num_rel)
+def _m_Rprec(q): return _div(_count_at(q.hit, np.minimum(q.n_ret, q.num_rel)), q.num_rel)
 def _m_recip_rank(q): return reciprocal_rank(q.labels)
 
 def _still_relevant(q)->np.ndarray:
@@ -249,8 +254,14 @@ _register('recip_rank', None, 'mean', 'float', "one over the rank of the first r
           _single('recip_rank', _m_recip_rank))
 
 # %% ../nbs/11_trec_measures.ipynb #39b49d15
-def _m_map(q): return average_precision(q.labels, q.num_rel)
-def _m_map_cut(q, k): return average_precision(q.labels, q.num_rel, k)
+def _ap_terms(q)->np.ndarray: return np.where(q.hit, np.cumsum(q.hit, axis=1) / np.arange(1, q.hit.shape[1] + 1), 0.0)
+
+def _m_map(q):
+    "Precision at each relevant rank, added in rank order, over R (trec_eval divides by R = 0 too when a level <= -1 finds hits)."
+    with np.errstate(divide='ignore', invalid='ignore'):
+        return np.where(q.hit.any(axis=1), _in_order(_ap_terms(q)) / q.num_rel, 0.0)
+
+def _m_map_cut(q, k): return _div(_in_order(_ap_terms(q)[:, :k]), q.num_rel)
 def _m_set_map(q): return _div(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
 
 def _m_yaap(q):
@@ -273,10 +284,6 @@ _register('set_map', None, 'mean', 'float', "set precision times set recall", r'
 INFAP_EPSILON = 1e-5    # trec_eval's smoothing constant in infAP
 
 def _judged_nonrel(q)->np.ndarray: return (q.codes >= 0) & ~q.hit
-
-def _in_order(m:np.ndarray)->np.ndarray:
-    "Row sums added left to right, as trec_eval's loops add (numpy's `sum` pairs terms: the last digit can differ)."
-    return np.cumsum(m, axis=1)[:, -1] if m.shape[1] else np.zeros(len(m))
 
 def _m_bpref(q):
     n = np.cumsum(_judged_nonrel(q), axis=1)
@@ -402,7 +409,7 @@ def _gain_function(gains:dict)->Callable:
 
 def _gain_setup(q, p, name:str)->tuple:
     "(gain at each rank, ideal gains) under the gain map in `p`."
-    gains = {} if p is None else gain_map(name, pair_params(name, p))
+    gains = {} if p is None else gain_map(name, pair_params(name, p), strict=False)   # the driver notes skipped names
     return _gains(q.codes, gains), _ideal(q, gains)
 
 def _discount(n:int)->np.ndarray: return 1 / np.log2(np.arange(2, n + 2))
@@ -505,7 +512,7 @@ _register('utility', '1.0,-1.0,0.0,0.0', 'mean', 'float', "weighted contingency 
 def _rbp_p(name:str, p)->tuple:
     "(persistence, gain map) from an rbp parameter."
     pairs = {} if p is None else pair_params(name, p)
-    return pairs.get('p', 0.9), gain_map(name, pairs, allowed=('p',))
+    return pairs.get('p', 0.9), gain_map(name, pairs, allowed=('p',), strict=False)
 
 def _m_rbp(q, p):
     persistence, gains = _rbp_p('rbp', p)

@@ -122,6 +122,11 @@ def make_case(rng, cls:str)->dict:
                                     int(rng.integers(1, 6)), replace=False):
                     rows.append(f'{q} {m} {rng.uniform(0, 1):.4f} {rng.choice([0.1, 0.25, 1.0, 0.0]):g}')
         if not rows: rows.append(f'{qids[0]} map 0.5 0.1')
+        # trec_eval 10.0's binary searches of the z file read one entry past the end (`start <= end` with end = count):
+        # a query id or measure name sorting after every one of the file is undefined behaviour there (a crash, or
+        # another query's row). A sentinel after every query and after every measure of each query keeps it defined.
+        rows += [f'{q} ~ 0 1' for q in {r.split()[0] for r in rows}] + ['~ ~ 0 1']
+        rng.shuffle(rows)
         z = '\n'.join(rows) + '\n'
     args += _measures(rng, cls)
     return dict(cls=cls, qrels='\n'.join(qrels) + '\n', run='\n'.join(run) + '\n', z=z, args=args)
