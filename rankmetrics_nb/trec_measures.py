@@ -40,6 +40,7 @@ class TrecQueries:
         self.num_rel = ((self.ideal >= 0) & (self.ideal >= level)).sum(axis=1) if num_rel is None else np.asarray(num_rel, np.int64)
         self.version, self.num_docs_in_coll = version, num_docs_in_coll
         self.in_run = np.ones(len(self.qids), bool) if in_run is None else np.asarray(in_run, bool)
+    placeholder = False    # trec_eval 10's -c: the queries without results rank one document outside the qrels
     def __len__(self): return len(self.qids)
     def __repr__(self): return f"TrecQueries({len(self)} queries × {self.grades.shape[1]} ranks, level={self.level}, version={self.version})"
     @cached_property
@@ -85,7 +86,9 @@ def trec_queries(batch:Batch, # from `core.join` (its `rel` does not matter here
         grades, judged, n_ret = grades.copy(), judged.copy(), np.where(out, 1, n_ret)
         grades[out, 0], judged[out, 0] = 0.0, False
     if judged_only: n_ret, (grades, judged) = _compact(judged & (grades >= 0), (grades, np.nan), (judged, False))
-    return TrecQueries(batch.qids, grades, judged, n_ret, batch.ideal, level, None, version, batch.in_run, num_docs_in_coll)
+    q = TrecQueries(batch.qids, grades, judged, n_ret, batch.ideal, level, None, version, batch.in_run, num_docs_in_coll)
+    q.placeholder = bool(placeholder)
+    return q
 
 # %% ../nbs/11_trec_measures.ipynb #5be2c4a7
 def _bad(name:str, text:str, why:str)->EvalInputError: return EvalInputError(f"measure {name}: bad parameter {text!r}: {why}")
@@ -321,7 +324,7 @@ def _m_iprec(q, cuts)->np.ndarray:
     s = _still_relevant(q)
     ranks = np.arange(1, s.shape[1] + 1)
     with np.errstate(divide='ignore', invalid='ignore'):
-        start = np.where(q.in_run, A / n, 0.0)              # 0/0 (an empty ranking under -J) is NaN, as in trec_eval
+        start = np.where(q.in_run | q.placeholder, A / n, 0.0)   # 0/0 (an empty ranking under -J) is NaN, as in trec_eval
         prec = np.where((ranks <= n[:, None]) & (s > 0), s / ranks, -np.inf)
     best = _pad(np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1], 1, -np.inf)   # best precision from each rank down
     top = np.maximum(start, best[:, 0])                      # NaN stays NaN (trec_eval's `<` never replaces it)
@@ -514,23 +517,30 @@ def _rbp_p(name:str, p)->tuple:
     pairs = {} if p is None else pair_params(name, p)
     return pairs.get('p', 0.9), gain_map(name, pairs, allowed=('p',), strict=False)
 
+def _powers(p:float, n:int)->np.ndarray:
+    "p^0 .. p^n by repeated multiplication, as trec_eval steps them (pow can differ in the last bit)."
+    return np.cumprod(np.r_[1.0, np.full(n, p)])
+
 def _m_rbp(q, p):
     persistence, gains = _rbp_p('rbp', p)
     top = np.where(q.ideal >= 0, q.ideal, -1).max(axis=1, initial=-1).astype(np.int64)     # the query's largest grade
-    levels = np.arange(int(max(top.max(initial=0), max(gains, default=0))) + 1)
-    table = np.array([gains.get(int(l), float(l)) for l in levels])                        # gain of each level
-    present = (levels <= np.maximum(top, 0)[:, None]) | np.isin(levels, list(gains))
-    lo, hi = np.where(present, table, np.inf).min(axis=1), np.where(present, table, -np.inf).max(axis=1)
-    table = np.where(((lo < 0) | (hi > 1))[:, None], _div(table - lo[:, None], (hi - lo)[:, None]), table)
-    codes = np.nan_to_num(q.codes, nan=-1).astype(np.int64)
-    g = np.where(codes >= 0, np.take_along_axis(table, np.clip(codes, 0, len(levels) - 1), axis=1), 0.0)
-    return (1 - persistence) * (g * persistence ** np.arange(g.shape[1])).sum(axis=1)
+    codes = np.nan_to_num(q.codes, nan=-3).astype(np.int64)                                # padding matches no grade
+    g = np.zeros(codes.shape)
+    for L in np.unique(top + 1):                             # one gain table per distinct top grade (a handful)
+        rows = np.flatnonzero(top + 1 == L)
+        table = _gain_levels(gains, int(L))
+        v = np.array([x for _, x in table], np.float64)
+        lo, hi = min(0.0, v.min(initial=0.0)), max(0.0, v.max(initial=0.0))   # the range starts at 0 (see the text)
+        if lo < 0 or hi > 1: v = (v - lo) / (hi - lo)
+        for (grade, _), x in zip(table, v): g[rows] = np.where(codes[rows] == grade, x, g[rows])
+    return (1 - persistence) * _in_order(g * _powers(persistence, g.shape[1])[:-1])
 
 def _m_rbp_resid(q, p):
     persistence, _ = _rbp_p('rbp_resid', p)
     unj = np.nan_to_num(q.codes, nan=0) < 0
-    s = (unj * persistence ** np.arange(unj.shape[1])).sum(axis=1)
-    return np.where(unj.any(axis=1), persistence ** q.n_ret + (1 - persistence) * s, 0.0)
+    w = _powers(persistence, unj.shape[1])
+    s = _in_order(unj * w[:-1])
+    return np.where(unj.any(axis=1), w[np.minimum(q.n_ret, unj.shape[1])] + (1 - persistence) * s, 0.0)
 
 _register('rbp', 'p=0.9', 'mean', 'float', "rank-biased precision, gains scaled into [0, 1]", r'$(1-p)\sum_i \tilde g_i p^{i-1}$',
           _with_text('rbp', _m_rbp), 'pairs')
