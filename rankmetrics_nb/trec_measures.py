@@ -465,7 +465,8 @@ def _m_G(q, p):
 
 def _m_binG(q):
     m = _before(~q.hit & ~np.isnan(q.codes))
-    return _div(np.where(q.hit, 1 / np.log2(2 + m), 0).sum(axis=1), q.num_rel)
+    with np.errstate(divide='ignore', invalid='ignore'):      # R = 0 with hits (a level <= -1): inf, as in trec_eval
+        return np.where(q.hit.any(axis=1), _in_order(np.where(q.hit, 1 / np.log2(2 + m), 0)) / q.num_rel, 0.0)
 
 _register('dcg', None, 'mean', 'float', "DCG of the whole ranking (not normalised); gains as for ndcg",
           r'$\sum_i g_i/\log_2(i+1)$', _with_text('dcg', _m_dcg), 'pairs')
