@@ -124,7 +124,8 @@ def make_case(rng, cls:str)->dict:
         k = int(rng.integers(4))
         judged = [l for l in run if l.split()[0] in {x.split()[0] for x in qrels}]
         if k == 0 and judged: run.append(judged[int(rng.integers(len(judged)))])   # run-only queries: pinned below
-        elif k == 1 and qrels: qrels.append(qrels[int(rng.integers(len(qrels)))])
+        ranked = [l for l in qrels if l.split()[0] in {x.split()[0] for x in run}]
+        if k == 1 and ranked: qrels.append(ranked[int(rng.integers(len(ranked)))])
         elif k == 2: run.append(' '.join(run[0].split()[:4]))
         else: qrels.append('1 0 dX')
     if cls == 'qrels_jg':                                    # -R qrels_jg: each judgement line in one or more groups
@@ -314,7 +315,7 @@ if __name__ == '__main__':
     binary = build_trec_eval()
     with tempfile.TemporaryDirectory() as d:
         labels = Counter()
-        results = run_all(binary, cases(n), Path(d), labels)
+        results = run_all(binary, cases(n, int(os.environ.get('SEED', SEED))), Path(d), labels)
         per, ok = Counter(), Counter()
         for c, diff, a in results:
             per[c['cls']] += 1; ok[c['cls']] += diff is None
@@ -383,9 +384,11 @@ def test_version_9_orders_by_float32(tmp_path):
     assert v10 == 'recip_rank            \tall\t1.0000\n' and v9 == 'recip_rank            \tall\t0.5000\n'
 
 def test_duplicate_anywhere_is_an_error(tmp_path):
-    "trec_eval checks duplicates only among the documents it evaluates (below -M's cut and in run-only queries it does not look)."
+    "trec_eval checks duplicates only where it evaluates (not below -M's cut, nor in queries of one file only); here anywhere."
     files = _files(tmp_path, '1 0 a 1\n', '1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n1 Q0 b 3 1 r\n')
     status, out, err = _ours(['-M', '1', '-m', 'map'] + files)
     assert status == 2 and out == '' and "'b' appears twice" in err
     files = _files(tmp_path, '1 0 a 1\n', '1 Q0 a 1 2 r\n2 Q0 b 2 1 r\n2 Q0 b 3 1 r\n')
+    assert _ours(['-m', 'map'] + files)[0] == 2
+    files = _files(tmp_path, '1 0 a 1\n2 0 b 1\n2 0 b 0\n', '1 Q0 a 1 2 r\n')     # query 2 has no results
     assert _ours(['-m', 'map'] + files)[0] == 2
