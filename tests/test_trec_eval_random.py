@@ -22,7 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import SHARED
-from rankmetrics_nb.trec_eval import main
+from rankmetrics_nb.trec_eval import main, trec_eval
 
 ARCHIVE = SHARED / 'oracles' / 'trec_eval-f425365.tar.gz'
 N_CASES = 2000
@@ -142,7 +142,7 @@ def make_case(rng, cls:str)->dict:
     if rng.random() < 0.05: args.append('-n')
     if rng.random() < 0.12: args.append('-J')
     if rng.random() < 0.12: args += ['-M', str(int(rng.integers(1, 8)))]
-    if cls == 'level': args += ['-l', str(int(rng.choice([-3, -2, -1, 0, 2, 3])))]
+    if cls == 'level': args += ['-l', str(int(rng.choice([-3, -2, -1, 0, 2, 3, 4, 13])))]
     elif rng.random() < 0.1: args += ['-l', str(int(rng.choice([0, 2])))]
     if rng.random() < 0.1: args += ['-N', str(int(rng.integers(0, 100)))]
     if cls == 'zscore':
@@ -392,3 +392,27 @@ def test_duplicate_anywhere_is_an_error(tmp_path):
     assert _ours(['-m', 'map'] + files)[0] == 2
     files = _files(tmp_path, '1 0 a 1\n2 0 b 1\n2 0 b 0\n', '1 Q0 a 1 2 r\n')     # query 2 has no results
     assert _ours(['-m', 'map'] + files)[0] == 2
+
+def test_version_9_ties_agree_with_pytrec_eval(tmp_path):
+    "`--trec-eval-version 9` orders as trec_eval 9.0.8 (whose C code pytrec_eval runs): scores compared as float32."
+    pytrec_eval = pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
+    rng = np.random.default_rng(SEED + 9)
+    measures = {'map', 'recip_rank', 'P_5', 'ndcg', 'bpref'}
+    checked = 0
+    for i in range(150):
+        c = make_case(rng, 'ties')
+        qrels, run = {}, {}
+        for line in c['qrels'].splitlines():
+            q, _, d, g = line.split(); qrels.setdefault(q, {})[d] = int(g)
+        for line in c['run'].splitlines():
+            q, _, d, _, s, _ = line.split(); run.setdefault(q, {})[d] = float(s)
+        both = [q for q in run if q in qrels and max(qrels[q].values()) >= 0]
+        if not both: continue
+        qrels, run = {q: qrels[q] for q in both}, {q: run[q] for q in both}
+        peer = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+        ours = trec_eval(qrels, run, ['map', 'recip_rank', 'P.5', 'ndcg', 'bpref'], version=9).per_query
+        for q in both:
+            for m in measures:
+                assert f"{ours[q][m]:.12f}" == f"{peer[q][m]:.12f}", (i, q, m, ours[q][m], peer[q][m])
+                checked += 1
+    assert checked > 1000
