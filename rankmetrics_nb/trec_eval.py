@@ -4,7 +4,7 @@
 
 # %% ../nbs/12_trec_eval.ipynb #8ca7dc8a
 from __future__ import annotations
-import difflib, getopt, gzip, math, os, sys, tempfile, warnings
+import difflib, getopt, gzip, math, os, re, sys, tempfile, warnings
 from functools import cached_property
 from pathlib import Path
 import numpy as np
@@ -60,7 +60,16 @@ def select_measures(requests=('official',), # `-m` texts: measure names, nicknam
         elif params[name] != param:
             notes.append(f"measure {name!r}: parameters {param!r} ignored; the first ones given ({params[name]!r}) are used "
                          f"(trec_eval computes one version per run; use a second invocation)")
-    return [(m, params.get(m.name)) for m in table.values() if m.name in marked], notes
+    plan = [(m, params.get(m.name)) for m in table.values() if m.name in marked]
+    for i, (m, param) in enumerate(plan):                    # what trec_eval accepts and ignores, said on stderr
+        if param is not None and m.params == 'none':
+            notes.append(f"measure {m.name!r} takes no parameters: {param!r} ignored (as trec_eval ignores it)")
+            plan[i] = (m, None)
+        elif param is not None and m.params == 'pairs':
+            skipped = [k for k, _, _ in (part.partition('=') for part in param.split(','))
+                       if not re.fullmatch(r'[+-]?\d+', k) and not (k == 'p' and m.name.startswith('rbp'))]
+            if skipped: notes.append(f"measure {m.name!r}: {', '.join(repr(k) for k in skipped)} ignored: not a grade (as trec_eval ignores it)")
+    return plan, notes
 
 # %% ../nbs/12_trec_eval.ipynb #9bac094a
 def _last_line(path)->bytes:
@@ -137,6 +146,8 @@ def _summaries(m:np.ndarray, how:list, n:int)->np.ndarray:
     missing = n - m.shape[1]
     out = np.where(np.array([h == 'sum' for h in how]), total, total / n)
     out[gm] = np.exp((total[gm] + missing * math.log(MIN_GEO_MEAN)) / n)
+    logs = np.array([h == 'gmlog' for h in how])               # values already logged (z-scores of the logs)
+    out[logs] = np.exp((total[logs] + missing * math.log(MIN_GEO_MEAN)) / n)
     return out
 
 # %% ../nbs/12_trec_eval.ipynb #5e837826
@@ -144,7 +155,7 @@ class _Column:
     "One printed measure name: per-query values, how it is summarised and printed."
     def __init__(self, name, kind, summary, values, per_query=True, zscored=False):
         self.name, self.kind, self.summary, self.values, self.per_query, self.zscored = name, kind, summary, values, per_query, zscored
-        self.total = None
+        self.total, self.nan = None, '  -nan'   # how C prints NaN: -nan for trec_eval 10's 0/0; trec_eval 9's outputs show nan
 
 def _cells(col:_Column, values)->np.ndarray:
     "The printed value cells of a column."
@@ -153,7 +164,8 @@ def _cells(col:_Column, values)->np.ndarray:
         s = v.astype(str)
         return s if col.summary == 'runid' else np.where(np.char.startswith(s, "'"), s, np.char.add(np.char.add("'", s), "'"))
     if col.kind == 'int' and not col.zscored: return np.char.mod('%d', np.trunc(v.astype(np.float64)).astype(np.int64))
-    return np.char.mod('%6.4f', v.astype(np.float64))   # C pads nan and inf to 6 characters
+    v = v.astype(np.float64)
+    return np.where(np.isnan(v), col.nan, np.char.mod('%6.4f', v))   # C prints 0/0 (x86's NaN, sign bit set) as -nan
 
 def _label(col:_Column)->str:
     "The name field: padded to 22 characters, `Z` in front of a z-score."
@@ -223,6 +235,15 @@ def _utility_d(param, default)->float:
     try: return float(parts[3]) if len(parts) > 3 else 0.0
     except ValueError: return 0.0
 
+def _check_top_grades(b)->None:
+    "trec_eval sizes a table by each query's top grade: it stops on a top grade <= -2, or -1 on the first query evaluated."
+    top = b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b))
+    bad = np.flatnonzero((top <= -2) | ((top == -1) & (np.arange(len(b)) == 0)))
+    if bad.size:
+        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {_preview(b.qids[bad])}: every judgement has a negative grade; "
+                             f"trec_eval stops with an error on such a query (top grade -2 or less, or -1 on the first query "
+                             f"evaluated); give it a grade >= 0 or drop it")
+
 def _preview(ids, n=10)->str: return ', '.join(map(str, ids[:n])) + (f', … ({len(ids) - n} more)' if len(ids) > n else '')
 
 # %% ../nbs/12_trec_eval.ipynb #12e8af13
@@ -251,7 +272,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         if rel_format == 'qrels_jg': b = jg_queries(qrels, run, level, depth, 'qrels' if all_queries else 'run', judged_only, version)
-        else: b = join(qrels, run, rel=level, depth=depth, queries='qrels' if all_queries else 'run')
+        else: b = join(qrels, run, ties='double' if version == 10 else 'trec', rel=level, depth=depth, queries='qrels' if all_queries else 'run')
     mismatch = []
     if len(b.missing_from_qrels):
         k = len(b.missing_from_qrels)
@@ -265,9 +286,12 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     if mismatch: warnings.warn(QueryMismatchWarning(' | '.join(mismatch)), stacklevel=2)
     notes += mismatch
     if len(b) == 0: raise EvalInputError("no queries with both results and relevance information")
+    if rel_format == 'qrels' and any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(b)
     n = len(b) if n_queries is None else int(n_queries)
     if n < len(b): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(b)})")
-    q = b if rel_format == 'qrels_jg' else trec_queries(b, level=level, judged_only=judged_only, version=version)
+    q = b if rel_format == 'qrels_jg' else trec_queries(b, level=level, judged_only=judged_only, version=version,
+                                                         num_docs_in_coll=num_docs_in_coll, placeholder=version == 10)
+    placeholder = ~np.asarray(q.in_run, bool) & (rel_format == 'qrels') & (version == 10)
     z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
     cols = []
     for m, param in plan:
@@ -276,16 +300,22 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
             c.total = runid; cols.append(c); continue
         for name, v in m.values(q, param):
             v = np.asarray(v)
-            if m.name == 'utility' and num_docs_in_coll: v = v + _utility_d(param, m.default) * num_docs_in_coll
+            if placeholder.any() and (name in ('num_ret', 'utility', 'rbp_resid', 'relstring') or name.startswith('unj')):
+                v = np.where(placeholder, '' if m.kind == 'str' else 0, v)   # trec_eval clears these by printed name
             zs = z is not None and m.kind != 'str' and m.name != 'num_q'
+            summary = m.summary
+            if zs and summary == 'gm': v, summary = np.log(np.maximum(v.astype(np.float64), MIN_GEO_MEAN)), 'gmlog'
             if zs: v = _zscore(v.astype(np.float64), q.qids, name, z)
-            cols.append(_Column(name, m.kind, m.summary, v, per_query=m.summary not in ('gm', 'runid') and m.name != 'num_q', zscored=zs))
-    num = [c for c in cols if c.kind != 'str' and c.summary in ('mean', 'sum', 'gm')]
+            cols.append(_Column(name, m.kind, summary, v, per_query=m.summary not in ('gm', 'runid') and m.name != 'num_q', zscored=zs))
+    num = [c for c in cols if c.kind != 'str' and c.summary in ('mean', 'sum', 'gm', 'gmlog')]
     if num:
         totals = _summaries(np.stack([np.asarray(c.values, np.float64) for c in num]), [c.summary for c in num], n)
         for c, t in zip(num, totals): c.total = t
     for c in cols:
         if c.name == 'num_q': c.total, c.zscored = n, z is not None
+        if c.name == 'num_rel' and all_queries and rel_format == 'qrels':
+            c.total = int((b.ideal > 0).sum())           # -c: trec_eval counts the grades > 0 of every qrels query, whatever -l says
+    for c in cols: c.nan = '  -nan' if version == 10 else '   nan'
     printed = np.ones(len(q.qids), bool) if version == 10 else np.asarray(q.in_run, bool)
     return TrecEvalResult(cols, q.qids, printed, runid, n, notes, per_query_wanted=per_query, version=version,
                           skipped=b.missing_from_run if not all_queries else np.zeros(0, str), dropped=b.missing_from_qrels,

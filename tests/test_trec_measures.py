@@ -68,18 +68,20 @@ def test_interpolation_rule_changed_in_v10(trec_eval_dir):
         assert f'{v[list(q.qids).index("302")]:.4f}' == trec_eval_printed(trec_eval_dir/out, 'iprec_at_recall_0.25')['302']
 
 def test_missing_query_scores_zero(trec_eval_dir):
-    "With -c, topic 302 (no results) scores 0 on every measure but num_rel; relstring is empty."
+    "With -c, topic 302 (no results) scores 0 on every measure but num_rel, ideal_dcg and yaap; relstring is empty."
     q = queries(trec_eval_dir, 'qrels.test', 'results.trunc', queries='qrels')
     row = list(q.qids).index('302')
     assert not q.in_run[row] and q.n_ret[row] == 0
     for m in TREC_MEASURES.values():
         for name, v in m.values(q):
-            expected = {'num_q': 1, 'num_rel': 77, 'relstring': '', 'runid': ''}.get(m.name, 0)
+            expected = {'num_q': 1, 'num_rel': 77, 'relstring': '', 'runid': '', 'yaap': np.log(1 / 78),
+                        'ideal_dcg': (1 / np.log2(np.arange(2, 79))).sum()}.get(m.name, 0)
+            if m.name in ('yaap', 'ideal_dcg'): assert abs(v[row] - expected) < 1e-12, name; continue
             assert v[row] == expected, name
 
 def test_nicknames():
-    assert nickname('all_trec') == list(TREC_MEASURES)
-    assert nickname('all_trec', 9) == [m for m in TREC_MEASURES if m not in ('rbp', 'rbp_resid', 'unj')]
+    assert nickname('all_trec') == [m for m in TREC_MEASURES if m not in ('dcg', 'ideal_dcg', 'yaap')]
+    assert nickname('all_trec', 9) == [m for m in TREC_MEASURES if m not in ('rbp', 'rbp_resid', 'unj', 'dcg', 'ideal_dcg', 'yaap')]
 
 @pytest.fixture(scope='module')
 def graded():
