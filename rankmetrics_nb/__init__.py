@@ -15,9 +15,9 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec', 'DiversityTable', 'diversity_table',
            'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure', 'MeasureDef', 'Param', 'REGISTRY',
            'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation', 'Evaluation', 'TREC_MEASURES',
-           'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures',
-           'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk',
-           'trec_risk']
+           'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
+           'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk',
+           'georisk', 'trec_risk']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -36,7 +36,8 @@ from .ndeval import DiversityTable, diversity_table, DIVERSITY_PRESETS
 from .rank_correlation import rank_correlation, kendall_tau
 from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table
 from .evaluator import evaluate, evaluation, Evaluation
-from .trec_measures import TREC_MEASURES, TrecMeasure, TrecQueries, trec_queries
+from .trec_registry import TrecMeasure, TREC_REGISTRY
+from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
 from .compare import compare, Comparison, adjust_pvalues, urisk, trisk, georisk, trec_risk
 
@@ -50,6 +51,6 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia',
          'strec', 'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure',
          'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation',
-         'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
+         'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk']

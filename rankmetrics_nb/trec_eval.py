@@ -4,11 +4,12 @@
 
 # %% ../nbs/12_trec_eval.ipynb #8ca7dc8a
 from __future__ import annotations
-import difflib, getopt, gzip, math, os, re, sys, tempfile, warnings
+import difflib, getopt, math, os, re, sys, tempfile, warnings
 from functools import cached_property
 from pathlib import Path
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning
+from .kit import EvalInputError, QueryMismatchWarning, preview
+from .reader import read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
@@ -76,9 +77,7 @@ def _last_line(path)->bytes:
     "The last line of the file at `path` that is neither blank nor a comment (gzip files are decompressed)."
     with open(path, 'rb') as f:
         head = f.read(2)
-        if head == b'\x1f\x8b':
-            f.seek(0)
-            data = gzip.decompress(f.read())
+        if head == b'\x1f\x8b': data = read_bytes(path)     # a damaged gzip file is an EvalInputError
         else:
             size = f.seek(0, os.SEEK_END)
             data = b''
@@ -240,11 +239,9 @@ def _check_top_grades(b)->None:
     top = b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b))
     bad = np.flatnonzero((top <= -2) | ((top == -1) & (np.arange(len(b)) == 0)))
     if bad.size:
-        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {_preview(b.qids[bad])}: every judgement has a negative grade; "
+        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {preview(b.qids[bad], 10)}: every judgement has a negative grade; "
                              f"trec_eval stops with an error on such a query (top grade -2 or less, or -1 on the first query "
                              f"evaluated); give it a grade >= 0 or drop it")
-
-def _preview(ids, n=10)->str: return ', '.join(map(str, ids[:n])) + (f', … ({len(ids) - n} more)' if len(ids) > n else '')
 
 # %% ../nbs/12_trec_eval.ipynb #12e8af13
 def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or `Qrels`
@@ -277,10 +274,10 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     if len(b.missing_from_qrels):
         k = len(b.missing_from_qrels)
         mismatch.append(f"{k} run quer{'y has' if k == 1 else 'ies have'} no judgements and "
-                        f"{'is' if k == 1 else 'are'} not evaluated: {_preview(b.missing_from_qrels)}")
+                        f"{'is' if k == 1 else 'are'} not evaluated: {preview(b.missing_from_qrels, 10)}")
     if len(b.missing_from_run):
         k = len(b.missing_from_run)
-        mismatch.append(f"{k} qrels quer{'y has' if k == 1 else 'ies have'} no results: {_preview(b.missing_from_run)}; " +
+        mismatch.append(f"{k} qrels quer{'y has' if k == 1 else 'ies have'} no results: {preview(b.missing_from_run, 10)}; " +
                         ("counted as 0 (-c)" if all_queries else
                          f"skipped, as trec_eval 9 does (the means are over the {len(b)} queries in both files; -c counts them as 0)"))
     if mismatch: warnings.warn(QueryMismatchWarning(' | '.join(mismatch)), stacklevel=2)

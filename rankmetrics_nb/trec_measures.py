@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable
 import numpy as np
-from .kit import EvalInputError, Batch
+from .kit import EvalInputError, Batch, safe_ratio, sum_in_rank_order
+from .trec_registry import (TrecMeasure, TREC_REGISTRY, register, bad_param, single, with_text, per_long_cutoff,
+                                          per_float_cutoff, long_cutoffs, float_cutoffs, float_params, pair_params, gain_map)
 from .precision import precision, recall, f_measure, r_precision, success
 from .average_precision import average_precision
 from .reciprocal_rank import reciprocal_rank
 from .dcg import ndcg
 
 # %% auto #0
-__all__ = ['NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'TREC_MEASURES', 'NICKNAMES', 'TrecQueries', 'trec_queries', 'long_cutoffs',
-           'float_cutoffs', 'float_params', 'pair_params', 'gain_map', 'TrecMeasure', 'nickname']
+__all__ = ['NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'TREC_MEASURES', 'NICKNAMES', 'TrecQueries', 'trec_queries', 'nickname']
 
 # %% ../nbs/11_trec_measures.ipynb #212ff21e
 NONPOOL, UNJUDGED = -1, -2      # trec_eval's codes: not in the qrels; in the qrels with a negative grade
@@ -90,112 +91,12 @@ def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter her
     q.placeholder = bool(placeholder)
     return q
 
-# %% ../nbs/11_trec_measures.ipynb #5be2c4a7
-def _bad(name:str, text:str, why:str)->EvalInputError: return EvalInputError(f"measure {name}: bad parameter {text!r}: {why}")
-
-def _long(name:str, t:str)->int:
-    "`t` read like C's atol: its leading whole number."
-    m = re.match(r'\s*[+-]?\d+', t)
-    if not m: raise _bad(name, t, f"{t!r} is not a whole number")
-    return int(m.group())
-
-def _float(name:str, t:str)->float:
-    try: return float(t)
-    except ValueError: raise _bad(name, t, f"{t!r} is not a number") from None
-
-def long_cutoffs(name:str, text:str)->list:
-    "Whole-number cutoffs from `text`, sorted; positive and distinct."
-    c = sorted(_long(name, t) for t in text.split(','))
-    if c[0] <= 0: raise _bad(name, text, "cutoffs must be positive")
-    if len(set(c)) < len(c): raise _bad(name, text, "duplicate cutoffs")
-    return c
-
-def float_cutoffs(name:str, text:str)->list:
-    "Number cutoffs from `text`, sorted; distinct."
-    c = sorted(_float(name, t) for t in text.split(','))
-    if len(set(c)) < len(c): raise _bad(name, text, "duplicate cutoffs")
-    return c
-
-def float_params(name:str, text:str)->list: return [_float(name, t) for t in text.split(',')]
-
-def pair_params(name:str, text:str)->dict:
-    "{name: value} from `name=value,...`; anything else is an error."
-    out = {}
-    for part in text.split(','):
-        k, eq, v = part.partition('=')
-        if not eq or '=' in v: raise _bad(name, text, "expected comma-separated name=value pairs, e.g. 1=3,2=9")
-        out[k] = _float(name, v)
-    return out
-
-def gain_map(name:str, pairs:dict, allowed:tuple=(), strict:bool=True)->dict:
-    "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2); other names must be in `allowed` (`strict=False` skips them, as trec_eval does)."
-    g = {}
-    for k, v in pairs.items():
-        if k in allowed: continue
-        if not re.fullmatch(r'[+-]?\d+', k):
-            if not strict: continue
-            raise EvalInputError(f"measure {name}: unknown parameter {k!r}; expected grade=gain{''.join(', ' + a + '=' for a in allowed)}")
-        g[int(k)] = v
-    return g
-
-# %% ../nbs/11_trec_measures.ipynb #b3111662
-@dataclass
-class TrecMeasure:
-    "One trec_eval measure: its name, conventions, description and computation."
-    name: str                      # trec_eval's name
-    default: str | None            # default parameter text (None: no parameter, or no default)
-    summary: str                   # the 'all' line: 'mean' | 'sum' | 'gm' | 'none' | 'runid'
-    kind: str                      # 'float' (%.4f) | 'int' | 'str'
-    doc: str                       # one line, for the docs table
-    formula: str = ''              # the formula, LaTeX, for the docs table
-    params: str = 'none'           # 'none' | 'long_cutoffs' | 'float_cutoffs' | 'floats' | 'pairs'
-    per_query: bool = True         # printed on per-query lines
-    compute: Callable = field(default=None, repr=False)   # (queries, param text or None) -> [(printed name, values)]
-    def values(self, q:TrecQueries, param:str|None=None)->list:
-        "[(printed name, one value per query), ...] in print order; `param` is the text after the first '.', None for the default."
-        if param is not None and self.params == 'none': raise EvalInputError(f"measure {self.name} takes no parameter; got {param!r}")
-        if param == '': raise _bad(self.name, param, "empty parameter")
-        return self.compute(q, param)
-
-_REGISTRY = {}
-def _register(name, default, summary, kind, doc, formula, compute, params='none', per_query=True):
-    _REGISTRY[name] = TrecMeasure(name, default, summary, kind, doc, formula, params, per_query, compute)
-
-def _single(name:str, f:Callable)->Callable:
-    "A measure without parameter: one printed name."
-    return lambda q, p: [(name, f(q))]
-
-def _with_text(name:str, f:Callable)->Callable:
-    "A `floats` or `pairs` measure: the bare name by default, else `name_text`."
-    return lambda q, p: [(name if p is None else f"{name}_{p}", f(q, p))]
-
-def _per_long_cutoff(name:str, f:Callable, default:str)->Callable:
-    "One printed name `name_k` per whole-number cutoff k, each value from `f(q, k)`."
-    return lambda q, p: [(f"{name}_{k}", f(q, k)) for k in long_cutoffs(name, default if p is None else p)]
-
-def _per_float_cutoff(name:str, f:Callable, default:str)->Callable:
-    "One printed name `name_%3.2f` per cutoff, the values from `f(q, cutoffs)` (a queries × cutoffs matrix)."
-    def compute(q, p):
-        cuts = float_cutoffs(name, default if p is None else p)
-        v = f(q, cuts)
-        return [(f"{name}_{c:3.2f}", v[:, i]) for i, c in enumerate(cuts)]
-    return compute
-
 # %% ../nbs/11_trec_measures.ipynb #aba40e31
 def _count_at(hit:np.ndarray, k)->np.ndarray:
     "True cells in the first `k` columns of each row (`k` one number or one per row; 0 allowed; beyond the row: all of it)."
     c = np.concatenate([np.zeros((len(hit), 1), np.int64), np.cumsum(hit, axis=1)], axis=1)
     k = np.minimum(np.broadcast_to(np.asarray(k, np.int64), (len(hit),)), hit.shape[1])
     return c[np.arange(len(hit)), k]
-
-def _div(a, b)->np.ndarray:
-    "a / b elementwise, 0 where b is 0."
-    a, b = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64))
-    return np.divide(a, b, out=np.zeros(a.shape), where=b != 0)
-
-def _in_order(m:np.ndarray)->np.ndarray:
-    "Row sums added left to right, as trec_eval's loops add (numpy's `sum` pairs terms: the last digit can differ)."
-    return np.cumsum(m, axis=1)[:, -1] if m.shape[1] else np.zeros(len(m))
 
 def _before(m:np.ndarray)->np.ndarray:
     "How many True cells come strictly before each cell of its row."
@@ -209,21 +110,21 @@ def _pad(m:np.ndarray, width:int, fill)->np.ndarray:
 def _m_num_q(q): return np.ones(len(q), np.int64)
 def _m_num_nonrel_judged_ret(q): return ((q.codes >= 0) & ~q.hit).sum(axis=1)
 
-_register('runid', None, 'runid', 'str', "the run's name (the run file's last column); summary line only", r'—',
+register('runid', None, 'runid', 'str', "the run's name (the run file's last column); summary line only", r'—',
           lambda q, p: [('runid', np.full(len(q), '', dtype=object))], per_query=False)
-_register('num_q', None, 'sum', 'int', "queries evaluated; summary line only", r'$1$ per query', _single('num_q', _m_num_q), per_query=False)
-_register('num_ret', None, 'sum', 'int', "documents retrieved", r'$n$', _single('num_ret', lambda q: q.n_ret.copy()))
-_register('num_rel', None, 'sum', 'int', "relevant documents in the qrels", r'$R$', _single('num_rel', lambda q: q.num_rel.copy()))
-_register('num_rel_ret', None, 'sum', 'int', "relevant documents retrieved", r'$\sum_i r_i$', _single('num_rel_ret', lambda q: q.num_rel_ret.copy()))
-_register('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant documents retrieved", r'$\sum_i [0 \le c_i < \ell]$',
-          _single('num_nonrel_judged_ret', _m_num_nonrel_judged_ret))
+register('num_q', None, 'sum', 'int', "queries evaluated; summary line only", r'$1$ per query', single('num_q', _m_num_q), per_query=False)
+register('num_ret', None, 'sum', 'int', "documents retrieved", r'$n$', single('num_ret', lambda q: q.n_ret.copy()))
+register('num_rel', None, 'sum', 'int', "relevant documents in the qrels", r'$R$', single('num_rel', lambda q: q.num_rel.copy()))
+register('num_rel_ret', None, 'sum', 'int', "relevant documents retrieved", r'$\sum_i r_i$', single('num_rel_ret', lambda q: q.num_rel_ret.copy()))
+register('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant documents retrieved", r'$\sum_i [0 \le c_i < \ell]$',
+          single('num_nonrel_judged_ret', _m_num_nonrel_judged_ret))
 
 # %% ../nbs/11_trec_measures.ipynb #603608d1
 def _m_P(q, k): return precision(q.labels, k)
-def _m_recall(q, k): return _div(_count_at(q.hit, k), q.num_rel)    # a level <= -1 can make it exceed 1, as in trec_eval
+def _m_recall(q, k): return safe_ratio(_count_at(q.hit, k), q.num_rel)    # a level <= -1 can make it exceed 1, as in trec_eval
 def _m_success(q, k): return success(q.labels, k)
-def _m_relative_P(q, k): return _div(_count_at(q.hit, k), np.minimum(k, q.num_rel))
-def _m_Rprec(q): return _div(_count_at(q.hit, np.minimum(q.n_ret, q.num_rel)), q.num_rel)
+def _m_relative_P(q, k): return safe_ratio(_count_at(q.hit, k), np.minimum(k, q.num_rel))
+def _m_Rprec(q): return safe_ratio(_count_at(q.hit, np.minimum(q.n_ret, q.num_rel)), q.num_rel)
 def _m_recip_rank(q): return reciprocal_rank(q.labels)
 
 def _still_relevant(q)->np.ndarray:
@@ -238,23 +139,23 @@ def _m_Rprec_mult(q, cuts)->np.ndarray:
     for i, x in enumerate(cuts):
         k = np.trunc(x * q.num_rel + 0.9).astype(np.int64)
         at = s[np.arange(len(q)), np.clip(k - 1, 0, s.shape[1] - 1)]
-        out[:, i] = np.where(k > q.n_ret, _div(q.num_rel_ret, k), np.where(k >= 1, _div(np.maximum(at, 0), k), 0.0))
+        out[:, i] = np.where(k > q.n_ret, safe_ratio(q.num_rel_ret, k), np.where(k >= 1, safe_ratio(np.maximum(at, 0), k), 0.0))
     return out
 
 _CUTS = '5,10,15,20,30,100,200,500,1000'
 _MULTS = '0.2,0.4,0.6,0.8,1.0,1.2,1.4,1.6,1.8,2.0'
-_register('P', _CUTS, 'mean', 'float', "precision at k (a short list is padded with non-relevant documents)",
-          r'$\frac{1}{k}\sum_{i\le k} r_i$', _per_long_cutoff('P', _m_P, _CUTS), 'long_cutoffs')
-_register('recall', _CUTS, 'mean', 'float', "recall at k", r'$\frac{1}{R}\sum_{i\le k} r_i$', _per_long_cutoff('recall', _m_recall, _CUTS), 'long_cutoffs')
-_register('relative_P', _CUTS, 'mean', 'float', "precision at k relative to the best possible", r'$\sum_{i\le k} r_i / \min(k, R)$',
-          _per_long_cutoff('relative_P', _m_relative_P, _CUTS), 'long_cutoffs')
-_register('success', '1,5,10', 'mean', 'float', "1 when a relevant document is in the top k", r'$[\sum_{i\le k} r_i > 0]$',
-          _per_long_cutoff('success', _m_success, '1,5,10'), 'long_cutoffs')
-_register('Rprec', None, 'mean', 'float', "precision at rank R", r'$\frac{1}{R}\sum_{i\le R} r_i$', _single('Rprec', _m_Rprec))
-_register('Rprec_mult', _MULTS, 'mean', 'float', "precision at multiples x of R", r'$P@\lfloor xR + 0.9\rfloor$',
-          _per_float_cutoff('Rprec_mult', _m_Rprec_mult, _MULTS), 'float_cutoffs')
-_register('recip_rank', None, 'mean', 'float', "one over the rank of the first relevant document", r'$1/\min\{i: r_i = 1\}$',
-          _single('recip_rank', _m_recip_rank))
+register('P', _CUTS, 'mean', 'float', "precision at k (a short list is padded with non-relevant documents)",
+          r'$\frac{1}{k}\sum_{i\le k} r_i$', per_long_cutoff('P', _m_P, _CUTS), 'long_cutoffs')
+register('recall', _CUTS, 'mean', 'float', "recall at k", r'$\frac{1}{R}\sum_{i\le k} r_i$', per_long_cutoff('recall', _m_recall, _CUTS), 'long_cutoffs')
+register('relative_P', _CUTS, 'mean', 'float', "precision at k relative to the best possible", r'$\sum_{i\le k} r_i / \min(k, R)$',
+          per_long_cutoff('relative_P', _m_relative_P, _CUTS), 'long_cutoffs')
+register('success', '1,5,10', 'mean', 'float', "1 when a relevant document is in the top k", r'$[\sum_{i\le k} r_i > 0]$',
+          per_long_cutoff('success', _m_success, '1,5,10'), 'long_cutoffs')
+register('Rprec', None, 'mean', 'float', "precision at rank R", r'$\frac{1}{R}\sum_{i\le R} r_i$', single('Rprec', _m_Rprec))
+register('Rprec_mult', _MULTS, 'mean', 'float', "precision at multiples x of R", r'$P@\lfloor xR + 0.9\rfloor$',
+          per_float_cutoff('Rprec_mult', _m_Rprec_mult, _MULTS), 'float_cutoffs')
+register('recip_rank', None, 'mean', 'float', "one over the rank of the first relevant document", r'$1/\min\{i: r_i = 1\}$',
+          single('recip_rank', _m_recip_rank))
 
 # %% ../nbs/11_trec_measures.ipynb #39b49d15
 def _ap_terms(q)->np.ndarray: return np.where(q.hit, np.cumsum(q.hit, axis=1) / np.arange(1, q.hit.shape[1] + 1), 0.0)
@@ -262,26 +163,26 @@ def _ap_terms(q)->np.ndarray: return np.where(q.hit, np.cumsum(q.hit, axis=1) / 
 def _m_map(q):
     "Precision at each relevant rank, added in rank order, over R (trec_eval divides by R = 0 too when a level <= -1 finds hits)."
     with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(q.hit.any(axis=1), _in_order(_ap_terms(q)) / q.num_rel, 0.0)
+        return np.where(q.hit.any(axis=1), sum_in_rank_order(_ap_terms(q)) / q.num_rel, 0.0)
 
-def _m_map_cut(q, k): return _div(_in_order(_ap_terms(q)[:, :k]), q.num_rel)
-def _m_set_map(q): return _div(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
+def _m_map_cut(q, k): return safe_ratio(sum_in_rank_order(_ap_terms(q)[:, :k]), q.num_rel)
+def _m_set_map(q): return safe_ratio(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
 
 def _m_yaap(q):
     "log((1 + s) / (1 + R - s)), s the sum of the precisions at the relevant ranks (Robertson's smoothed AP)."
     i = np.arange(1, q.hit.shape[1] + 1)
-    s = _in_order(np.where(q.hit, np.cumsum(q.hit, axis=1) / i, 0.0))
+    s = sum_in_rank_order(np.where(q.hit, np.cumsum(q.hit, axis=1) / i, 0.0))
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.log((1.0 + s) / (1.0 + q.num_rel - s))
 
-_register('map', None, 'mean', 'float', "average precision (divided by R)", r'$\frac{1}{R}\sum_i r_i P@i$', _single('map', _m_map))
-_register('gm_map', None, 'gm', 'float', "geometric mean of AP, each floored at 1e-5; summary line only",
-          r'$\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}$', _single('gm_map', _m_map), per_query=False)
-_register('map_cut', _CUTS, 'mean', 'float', "AP over the top k (divided by R)", r'$\frac{1}{R}\sum_{i\le k} r_i P@i$',
-          _per_long_cutoff('map_cut', _m_map_cut, _CUTS), 'long_cutoffs')
-_register('yaap', None, 'mean', 'float', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions); not in all_trec",
-          r'$\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}$', _single('yaap', _m_yaap))
-_register('set_map', None, 'mean', 'float', "set precision times set recall", r'$(\sum_i r_i)^2/(nR)$', _single('set_map', _m_set_map))
+register('map', None, 'mean', 'float', "average precision (divided by R)", r'$\frac{1}{R}\sum_i r_i P@i$', single('map', _m_map))
+register('gm_map', None, 'gm', 'float', "geometric mean of AP, each floored at 1e-5; summary line only",
+          r'$\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}$', single('gm_map', _m_map), per_query=False)
+register('map_cut', _CUTS, 'mean', 'float', "AP over the top k (divided by R)", r'$\frac{1}{R}\sum_{i\le k} r_i P@i$',
+          per_long_cutoff('map_cut', _m_map_cut, _CUTS), 'long_cutoffs')
+register('yaap', None, 'mean', 'float', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions); not in all_trec",
+          r'$\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}$', single('yaap', _m_yaap))
+register('set_map', None, 'mean', 'float', "set precision times set recall", r'$(\sum_i r_i)^2/(nR)$', single('set_map', _m_set_map))
 
 # %% ../nbs/11_trec_measures.ipynb #404085fc
 INFAP_EPSILON = 1e-5    # trec_eval's smoothing constant in infAP
@@ -291,23 +192,23 @@ def _judged_nonrel(q)->np.ndarray: return (q.codes >= 0) & ~q.hit
 def _m_bpref(q):
     n = np.cumsum(_judged_nonrel(q), axis=1)
     R, N = q.num_rel[:, None], ((q.ideal >= 0) & (q.ideal < q.level)).sum(axis=1)[:, None]
-    term = np.where(n > 0, 1 - _div(np.minimum(n, R), np.minimum(N, R)), 1.0)
-    return _div(_in_order(np.where(q.rel_ret, term, 0)), q.num_rel)
+    term = np.where(n > 0, 1 - safe_ratio(np.minimum(n, R), np.minimum(N, R)), 1.0)
+    return safe_ratio(sum_in_rank_order(np.where(q.rel_ret, term, 0)), q.num_rel)
 
 def _m_infAP(q):
     a, n, u = _before(q.rel_ret), _before(_judged_nonrel(q)), _before(q.codes == UNJUDGED)
     i = np.arange(1, q.hit.shape[1] + 1, dtype=np.float64)
     with np.errstate(divide='ignore', invalid='ignore'):
         later = 1 / i + ((i - 1) / i) * ((a + n + u) / (i - 1)) * ((a + INFAP_EPSILON) / (a + n + 2 * INFAP_EPSILON))
-    return _div(_in_order(np.where(q.rel_ret, np.where(i == 1, 1.0, later), 0)), q.num_rel)
+    return safe_ratio(sum_in_rank_order(np.where(q.rel_ret, np.where(i == 1, 1.0, later), 0)), q.num_rel)
 
-_register('bpref', None, 'mean', 'float', "binary preference: share of judged non-relevant documents ranked below each relevant one",
-          r'$\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}$', _single('bpref', _m_bpref))
-_register('infAP', None, 'mean', 'float', "inferred AP (Yilmaz & Aslam), for a sampled pool",
+register('bpref', None, 'mean', 'float', "binary preference: share of judged non-relevant documents ranked below each relevant one",
+          r'$\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}$', single('bpref', _m_bpref))
+register('infAP', None, 'mean', 'float', "inferred AP (Yilmaz & Aslam), for a sampled pool",
           r'$\frac{1}{R}\sum_{r_i=1} \frac1i + \frac{i-1}{i}\frac{a_i+n_i+u_i}{i-1}\frac{a_i+\varepsilon}{a_i+n_i+2\varepsilon}$',
-          _single('infAP', _m_infAP))
-_register('gm_bpref', None, 'gm', 'float', "geometric mean of bpref, each floored at 1e-5; summary line only",
-          r'$\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}$', _single('gm_bpref', _m_bpref), per_query=False)
+          single('infAP', _m_infAP))
+register('gm_bpref', None, 'gm', 'float', "geometric mean of bpref, each floored at 1e-5; summary line only",
+          r'$\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}$', single('gm_bpref', _m_bpref), per_query=False)
 
 # %% ../nbs/11_trec_measures.ipynb #fc2ae29f
 def _recall_rank_counts(q, x:float)->np.ndarray:
@@ -346,13 +247,13 @@ def _m_iprec(q, cuts)->np.ndarray:
 def _m_11pt_avg(q, p):
     levels = [i / 10 for i in range(11)] if p is None else float_params('11pt_avg', p)
     v = _m_iprec(q, levels)
-    return _in_order(v[:, ::-1]) / len(levels)              # added in the order trec_eval fills them: last level first
+    return sum_in_rank_order(v[:, ::-1]) / len(levels)              # added in the order trec_eval fills them: last level first
 
 _LEVELS = '0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0'
-_register('iprec_at_recall', _LEVELS, 'mean', 'float', "interpolated precision at recall levels (rounding changed in v10)",
-          r'$\max_{j \ge i_c} P@j$', _per_float_cutoff('iprec_at_recall', _m_iprec, _LEVELS), 'float_cutoffs')
-_register('11pt_avg', _LEVELS, 'mean', 'float', "mean interpolated precision over recall levels",
-          r'$\mathrm{mean}_x\, \mathrm{iprec\_at\_recall}_x$', _with_text('11pt_avg', _m_11pt_avg), 'floats')
+register('iprec_at_recall', _LEVELS, 'mean', 'float', "interpolated precision at recall levels (rounding changed in v10)",
+          r'$\max_{j \ge i_c} P@j$', per_float_cutoff('iprec_at_recall', _m_iprec, _LEVELS), 'float_cutoffs')
+register('11pt_avg', _LEVELS, 'mean', 'float', "mean interpolated precision over recall levels",
+          r'$\mathrm{mean}_x\, \mathrm{iprec\_at\_recall}_x$', with_text('11pt_avg', _m_11pt_avg), 'floats')
 
 # %% ../nbs/11_trec_measures.ipynb #0f6e67a3
 def _gains(codes:np.ndarray, gains:dict)->np.ndarray:
@@ -423,11 +324,11 @@ def _judged_grades(q)->np.ndarray: return np.where(q.ideal >= 0, q.ideal, np.nan
 def _dcgs(q, p, name:str)->tuple:
     "(DCG of the ranking, ideal DCG) as trec_eval adds them, rank by rank, under the gain map in `p`."
     G, I = _gain_setup(q, p, name)
-    return _in_order(G * _discount(G.shape[1])), _in_order(I * _discount(I.shape[1]))
+    return sum_in_rank_order(G * _discount(G.shape[1])), sum_in_rank_order(I * _discount(I.shape[1]))
 
 def _m_ndcg(q, p):
     D, ID = _dcgs(q, p, 'ndcg')
-    return _div(D, ID)
+    return safe_ratio(D, ID)
 
 def _m_dcg(q, p): return _dcgs(q, p, 'dcg')[0]
 def _m_ideal_dcg(q, p): return _dcgs(q, p, 'ideal_dcg')[1]
@@ -439,9 +340,9 @@ def _m_ndcg_rel(q, p):
     D, IDc = np.cumsum(G * _discount(G.shape[1]), axis=1), np.cumsum(I * _discount(I.shape[1]), axis=1)
     ID = IDc[:, np.minimum(np.arange(G.shape[1]), I.shape[1] - 1)]          # IDCG@min(i, P): past P it stays at its total
     P, found = (I > 0).sum(axis=1), (G > 0).sum(axis=1)
-    final = _div(D[:, -1] if D.shape[1] else 0, IDc[:, -1])
-    s = np.where(G > 0, _div(D, ID), 0).sum(axis=1) + (P - found) * final
-    return np.where(s > 0, _div(s, P), 0.0)
+    final = safe_ratio(D[:, -1] if D.shape[1] else 0, IDc[:, -1])
+    s = np.where(G > 0, safe_ratio(D, ID), 0).sum(axis=1) + (P - found) * final
+    return np.where(s > 0, safe_ratio(s, P), 0.0)
 
 def _m_Rndcg(q, p):
     G, I = _gain_setup(q, p, 'Rndcg')
@@ -452,7 +353,7 @@ def _m_Rndcg(q, p):
     P = (I > 0).sum(axis=1)
     boundary = (I > 0) & (I != np.concatenate([I[:, 1:], np.zeros((len(q), 1))], axis=1))
     end = (q.n_ret > P + 1) & (ID[:, -1] > 0)
-    s = np.where(boundary, _div(D, ID), 0).sum(axis=1) + np.where(end, _div(D_end, ID[:, -1]), 0)
+    s = np.where(boundary, safe_ratio(D, ID), 0).sum(axis=1) + np.where(end, safe_ratio(D_end, ID[:, -1]), 0)
     with np.errstate(divide='ignore', invalid='ignore'):                     # 0/0 without a boundary: NaN, as in trec_eval
         return np.where(q.num_rel > 0, s / (boundary.sum(axis=1) + end), 0.0)
 
@@ -461,56 +362,56 @@ def _m_G(q, p):
     C = np.cumsum(np.maximum(_pad(I, G.shape[1], 0.0)[:, :G.shape[1]], 1.0), axis=1)
     with np.errstate(divide='ignore', invalid='ignore'):
         term = np.where(G != 0, G / np.log2(2 + C - np.cumsum(G, axis=1)), 0.0)
-    return _div(term.sum(axis=1), I.sum(axis=1))
+    return safe_ratio(term.sum(axis=1), I.sum(axis=1))
 
 def _m_binG(q):
     m = _before(~q.hit & ~np.isnan(q.codes))
     with np.errstate(divide='ignore', invalid='ignore'):      # R = 0 with hits (a level <= -1): inf, as in trec_eval
-        return np.where(q.hit.any(axis=1), _in_order(np.where(q.hit, 1 / np.log2(2 + m), 0)) / q.num_rel, 0.0)
+        return np.where(q.hit.any(axis=1), sum_in_rank_order(np.where(q.hit, 1 / np.log2(2 + m), 0)) / q.num_rel, 0.0)
 
-_register('dcg', None, 'mean', 'float', "DCG of the whole ranking (not normalised); gains as for ndcg",
-          r'$\sum_i g_i/\log_2(i+1)$', _with_text('dcg', _m_dcg), 'pairs')
-_register('ideal_dcg', None, 'mean', 'float', "DCG of the ideal ranking of the judged documents; gains as for ndcg",
-          r'$\sum_{i\le P} g^*_i/\log_2(i+1)$', _with_text('ideal_dcg', _m_ideal_dcg), 'pairs')
-_register('ndcg', None, 'mean', 'float', "nDCG of the whole ranking; gains are the grades, or grade=gain pairs",
-          r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$', _with_text('ndcg', _m_ndcg), 'pairs')
-_register('ndcg_rel', None, 'mean', 'float', "nDCG averaged over the ideal positions of the relevant documents",
-          r'$\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)$', _with_text('ndcg_rel', _m_ndcg_rel), 'pairs')
-_register('Rndcg', None, 'mean', 'float', "nDCG averaged where the ideal gain changes",
-          r'$\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}$', _with_text('Rndcg', _m_Rndcg), 'pairs')
-_register('ndcg_cut', _CUTS, 'mean', 'float', "nDCG at k (gains are the grades)", r'$\mathrm{DCG}@k/\mathrm{IDCG}@k$',
-          _per_long_cutoff('ndcg_cut', _m_ndcg_cut, _CUTS), 'long_cutoffs')
-_register('G', None, 'mean', 'float', "gain discounted by the gain still missing",
-          r'$\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}$', _with_text('G', _m_G), 'pairs')
-_register('binG', None, 'mean', 'float', "binary G: each relevant document discounted by the non-relevant above it",
-          r'$\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)$', _single('binG', _m_binG))
+register('dcg', None, 'mean', 'float', "DCG of the whole ranking (not normalised); gains as for ndcg",
+          r'$\sum_i g_i/\log_2(i+1)$', with_text('dcg', _m_dcg), 'pairs')
+register('ideal_dcg', None, 'mean', 'float', "DCG of the ideal ranking of the judged documents; gains as for ndcg",
+          r'$\sum_{i\le P} g^*_i/\log_2(i+1)$', with_text('ideal_dcg', _m_ideal_dcg), 'pairs')
+register('ndcg', None, 'mean', 'float', "nDCG of the whole ranking; gains are the grades, or grade=gain pairs",
+          r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$', with_text('ndcg', _m_ndcg), 'pairs')
+register('ndcg_rel', None, 'mean', 'float', "nDCG averaged over the ideal positions of the relevant documents",
+          r'$\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)$', with_text('ndcg_rel', _m_ndcg_rel), 'pairs')
+register('Rndcg', None, 'mean', 'float', "nDCG averaged where the ideal gain changes",
+          r'$\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}$', with_text('Rndcg', _m_Rndcg), 'pairs')
+register('ndcg_cut', _CUTS, 'mean', 'float', "nDCG at k (gains are the grades)", r'$\mathrm{DCG}@k/\mathrm{IDCG}@k$',
+          per_long_cutoff('ndcg_cut', _m_ndcg_cut, _CUTS), 'long_cutoffs')
+register('G', None, 'mean', 'float', "gain discounted by the gain still missing",
+          r'$\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}$', with_text('G', _m_G), 'pairs')
+register('binG', None, 'mean', 'float', "binary G: each relevant document discounted by the non-relevant above it",
+          r'$\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)$', single('binG', _m_binG))
 
 # %% ../nbs/11_trec_measures.ipynb #bef68862
-def _m_set_P(q): return _div(q.num_rel_ret, q.n_ret)
-def _m_set_recall(q): return _div(q.num_rel_ret, q.num_rel)
-def _m_set_relative_P(q): return _div(q.num_rel_ret, np.minimum(q.n_ret, q.num_rel))
+def _m_set_P(q): return safe_ratio(q.num_rel_ret, q.n_ret)
+def _m_set_recall(q): return safe_ratio(q.num_rel_ret, q.num_rel)
+def _m_set_relative_P(q): return safe_ratio(q.num_rel_ret, np.minimum(q.n_ret, q.num_rel))
 
 def _m_set_F(q, p):
     x = 1.0 if p is None else float_params('set_F', p)[0]
     A = q.num_rel_ret.astype(np.float64)
-    P, R = _div(A, q.n_ret), _div(A, q.num_rel)
+    P, R = safe_ratio(A, q.n_ret), safe_ratio(A, q.num_rel)
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.where(A > 0, (x + 1.0) * P * R / (x * P + R), 0.0)       # trec_eval's order of operations
 
 def _m_utility(q, p):
     c = [1.0, -1.0, 0.0, 0.0] if p is None else float_params('utility', p)
-    if len(c) != 4: raise _bad('utility', p, "utility takes exactly 4 coefficients")
+    if len(c) != 4: raise bad_param('utility', p, "utility takes exactly 4 coefficients")
     a, n, R = q.num_rel_ret, q.n_ret, q.num_rel
     return c[0] * a + c[1] * (n - a) + c[2] * (R - a) + c[3] * (q.num_docs_in_coll + a - n - R)
 
-_register('set_P', None, 'mean', 'float', "precision of the retrieved set", r'$a/n$', _single('set_P', _m_set_P))
-_register('set_relative_P', None, 'mean', 'float', "set precision relative to the best possible", r'$a/\min(n, R)$',
-          _single('set_relative_P', _m_set_relative_P))
-_register('set_recall', None, 'mean', 'float', "recall of the retrieved set", r'$a/R$', _single('set_recall', _m_set_recall))
-_register('set_F', '1.0', 'mean', 'float', "F of set precision and recall, recall weighted x", r'$\frac{(1+x)PR}{xP+R}$',
-          _with_text('set_F', _m_set_F), 'floats')
-_register('utility', '1.0,-1.0,0.0,0.0', 'mean', 'float', "weighted contingency table of the retrieved set",
-          r'$p_1a + p_2b + p_3c + p_4d$', _with_text('utility', _m_utility), 'floats')
+register('set_P', None, 'mean', 'float', "precision of the retrieved set", r'$a/n$', single('set_P', _m_set_P))
+register('set_relative_P', None, 'mean', 'float', "set precision relative to the best possible", r'$a/\min(n, R)$',
+          single('set_relative_P', _m_set_relative_P))
+register('set_recall', None, 'mean', 'float', "recall of the retrieved set", r'$a/R$', single('set_recall', _m_set_recall))
+register('set_F', '1.0', 'mean', 'float', "F of set precision and recall, recall weighted x", r'$\frac{(1+x)PR}{xP+R}$',
+          with_text('set_F', _m_set_F), 'floats')
+register('utility', '1.0,-1.0,0.0,0.0', 'mean', 'float', "weighted contingency table of the retrieved set",
+          r'$p_1a + p_2b + p_3c + p_4d$', with_text('utility', _m_utility), 'floats')
 
 # %% ../nbs/11_trec_measures.ipynb #3b4c52b6
 def _rbp_p(name:str, p)->tuple:
@@ -534,25 +435,25 @@ def _m_rbp(q, p):
         lo, hi = min(0.0, v.min(initial=0.0)), max(0.0, v.max(initial=0.0))   # the range starts at 0 (see the text)
         if lo < 0 or hi > 1: v = (v - lo) / (hi - lo)
         for (grade, _), x in zip(table, v): g[rows] = np.where(codes[rows] == grade, x, g[rows])
-    return (1 - persistence) * _in_order(g * _powers(persistence, g.shape[1])[:-1])
+    return (1 - persistence) * sum_in_rank_order(g * _powers(persistence, g.shape[1])[:-1])
 
 def _m_rbp_resid(q, p):
     persistence, _ = _rbp_p('rbp_resid', p)
     unj = np.nan_to_num(q.codes, nan=0) < 0
     w = _powers(persistence, unj.shape[1])
-    s = _in_order(unj * w[:-1])
+    s = sum_in_rank_order(unj * w[:-1])
     return np.where(unj.any(axis=1), w[np.minimum(q.n_ret, unj.shape[1])] + (1 - persistence) * s, 0.0)
 
-_register('rbp', 'p=0.9', 'mean', 'float', "rank-biased precision, gains scaled into [0, 1]", r'$(1-p)\sum_i \tilde g_i p^{i-1}$',
-          _with_text('rbp', _m_rbp), 'pairs')
-_register('rbp_resid', 'p=0.9', 'mean', 'float', "RBP's residual: the weight of unjudged ranks and of the ranks below the run",
-          r'$p^n + (1-p)\sum_{c_i<0} p^{i-1}$', _with_text('rbp_resid', _m_rbp_resid), 'pairs')
+register('rbp', 'p=0.9', 'mean', 'float', "rank-biased precision, gains scaled into [0, 1]", r'$(1-p)\sum_i \tilde g_i p^{i-1}$',
+          with_text('rbp', _m_rbp), 'pairs')
+register('rbp_resid', 'p=0.9', 'mean', 'float', "RBP's residual: the weight of unjudged ranks and of the ranks below the run",
+          r'$p^n + (1-p)\sum_{c_i<0} p^{i-1}$', with_text('rbp_resid', _m_rbp_resid), 'pairs')
 
 # %% ../nbs/11_trec_measures.ipynb #a6f6976c
 def _m_unj(q, k): return _count_at(np.nan_to_num(q.codes, nan=0) < 0, k) / k
 
-_register('unj', '5,10,20', 'mean', 'float', "share of the top k that is unjudged", r'$\frac1k\sum_{i\le k}[c_i<0]$',
-          _per_long_cutoff('unj', _m_unj, '5,10,20'), 'long_cutoffs')
+register('unj', '5,10,20', 'mean', 'float', "share of the top k that is unjudged", r'$\frac1k\sum_{i\le k}[c_i<0]$',
+          per_long_cutoff('unj', _m_unj, '5,10,20'), 'long_cutoffs')
 
 # %% ../nbs/11_trec_measures.ipynb #2ec4ea55
 def _m_relstring(q, p)->np.ndarray:
@@ -565,15 +466,15 @@ def _m_relstring(q, p)->np.ndarray:
     chars[c > 9], chars[c == NONPOOL], chars[c == UNJUDGED] = '>', '-', '.'
     return np.ascontiguousarray(chars).view(f'U{c.shape[1]}').ravel().astype(object)   # rows joined; trailing empties drop
 
-_register('relstring', '10', 'none', 'str', "the relevance codes of the top N documents as a string; per query only",
-          r'$c_1 c_2 \dots c_N$', _with_text('relstring', _m_relstring), 'floats')
+register('relstring', '10', 'none', 'str', "the relevance codes of the top N documents as a string; per query only",
+          r'$c_1 c_2 \dots c_N$', with_text('relstring', _m_relstring), 'floats')
 
 # %% ../nbs/11_trec_measures.ipynb #fd1f38b3
 _ORDER = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
           'iprec_at_recall', 'P', 'relstring', 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G',
           'dcg', 'ideal_dcg', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P',
           'set_relative_P', 'set_recall', 'set_map', 'set_F', 'num_nonrel_judged_ret', 'yaap', 'rbp', 'rbp_resid', 'unj']
-TREC_MEASURES = {name: _REGISTRY[name] for name in _ORDER}
+TREC_MEASURES = {name: TREC_REGISTRY[name] for name in _ORDER}
 _NOT_IN_ALL_TREC = ('dcg', 'ideal_dcg', 'yaap')      # trec_eval 10 computes them on request only
 _V10_ONLY = ('rbp', 'rbp_resid', 'unj')
 NICKNAMES = {

@@ -9,11 +9,12 @@ import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning
 from .inputs import Qrels, read_qrels, read_run
 from .joins import join
-from .trec_measures import (TrecMeasure, TrecQueries, trec_queries, TREC_MEASURES, NICKNAMES,
-                                          _m_map, _m_P, _m_Rprec_mult, _single, _per_long_cutoff, _per_float_cutoff, _CUTS, _MULTS)
+from .trec_registry import TrecMeasure
+from .trec_measures import TrecQueries, trec_queries, TREC_MEASURES, NICKNAMES
 
 # %% auto #0
-__all__ = ['JG_MEASURES', 'REL_FORMATS', 'JG_NICKNAMES', 'read_qrels_jg', 'JgQueries', 'jg_queries', 'measure_table', 'format_of']
+__all__ = ['JG_MEASURES', 'REL_FORMATS', 'JG_NICKNAMES', 'read_qrels_jg', 'JgQueries', 'jg_queries', 'averaged_over_groups',
+           'measure_table', 'format_of']
 
 # %% ../nbs/13_trec_qrels_jg.ipynb #01def7be
 def read_qrels_jg(src, # a `qid jg docno rel` file (plain or gzip), a DataFrame with a subtopic column (`columns=` names it), or `Qrels`
@@ -83,18 +84,29 @@ def jg_queries(qrels, # judgements with groups: anything `read_qrels_jg` accepts
                      np.char.decode(np.setdiff1d(ran, judged), 'utf-8', 'replace'))
 
 # %% ../nbs/13_trec_qrels_jg.ipynb #db305cca
-def _avgjg(f):
-    "The measure function `f(TrecQueries, *args)` averaged over the judgement groups."
-    return lambda jq, *args: jq.average(lambda q: f(q, *args))
+def averaged_over_groups(base:TrecMeasure, # a measure of the standard table, e.g. `TREC_MEASURES['map']`
+                         name:str, # the new measure's name: `base.name` in its printed names is replaced by it
+                         doc:str, # one line, for the docs table
+                         formula:str, # LaTeX, for the docs table
+                        )->TrecMeasure:
+    "`base` computed on each judgement group's queries and averaged over the groups that judged each query."
+    def compute(jq, p):
+        cols = None
+        for _, q, rows in jq.groups:                  # groups in strcmp order: sums added in that order, then divided
+            vals = base.values(q, p)
+            if cols is None: cols = [(printed, np.zeros(len(jq))) for printed, _ in vals]
+            for (_, total), (_, v) in zip(cols, vals): total[rows] += v
+        n = np.maximum(jq.n_groups, 1)
+        return [(name + printed[len(base.name):], total / n) for printed, total in cols or []]
+    return TrecMeasure(name, base.default, base.summary, base.kind, doc, formula, base.params, base.per_query, compute)
 
 JG_MEASURES = {m.name: m for m in [
-    TrecMeasure('map_avgjg', None, 'mean', 'float', "average precision of each judgement group, averaged over the groups",
-                r'$\frac{1}{|G|}\sum_g \mathrm{AP}_g$', 'none', True, _single('map_avgjg', _avgjg(_m_map))),
-    TrecMeasure('P_avgjg', _CUTS, 'mean', 'float', "precision at k of each judgement group, averaged over the groups",
-                r'$\frac{1}{|G|}\sum_g P_g@k$', 'long_cutoffs', True, _per_long_cutoff('P_avgjg', _avgjg(_m_P), _CUTS)),
-    TrecMeasure('Rprec_mult_avgjg', _MULTS, 'mean', 'float', "precision at multiples x of each group's R, averaged over the groups",
-                r'$\frac{1}{|G|}\sum_g P_g@\lfloor xR_g + 0.9\rfloor$', 'float_cutoffs', True,
-                _per_float_cutoff('Rprec_mult_avgjg', _avgjg(_m_Rprec_mult), _MULTS))]}
+    averaged_over_groups(TREC_MEASURES['map'], 'map_avgjg', "average precision of each judgement group, averaged over the groups",
+                         r'$\frac{1}{|G|}\sum_g \mathrm{AP}_g$'),
+    averaged_over_groups(TREC_MEASURES['P'], 'P_avgjg', "precision at k of each judgement group, averaged over the groups",
+                         r'$\frac{1}{|G|}\sum_g P_g@k$'),
+    averaged_over_groups(TREC_MEASURES['Rprec_mult'], 'Rprec_mult_avgjg', "precision at multiples x of each group's R, averaged over the groups",
+                         r'$\frac{1}{|G|}\sum_g P_g@\lfloor xR_g + 0.9\rfloor$')]}
 
 # %% ../nbs/13_trec_qrels_jg.ipynb #587e60ad
 REL_FORMATS = ('qrels', 'qrels_jg')          # the relevance formats the drop-in reads
