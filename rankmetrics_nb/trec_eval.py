@@ -5,6 +5,7 @@
 # %% ../nbs/12_trec_eval.ipynb #8ca7dc8a
 from __future__ import annotations
 import difflib, getopt, math, os, re, sys, tempfile, warnings
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 import numpy as np
@@ -95,11 +96,17 @@ def read_runid(path, # a TREC run file (plain or gzip)
     return fields[5].decode('utf-8', 'replace') if len(fields) > 5 else ''
 
 # %% ../nbs/12_trec_eval.ipynb #0b42df7d
+@dataclass(eq=False)
 class ZScores:
     "The reference means and standard deviations of a `-Z` file, one row per (qid, measure)."
-    def __init__(self, qid, measure, mean, sd, source='<zscores>'):
-        self.qid, self.measure = np.asarray(qid, str), np.asarray(measure, str)
-        self.mean, self.sd, self.source = np.asarray(mean, np.float64), np.asarray(sd, np.float64), source
+    qid: np.ndarray # query ids
+    measure: np.ndarray # printed measure names
+    mean: np.ndarray # the reference mean of each row
+    sd: np.ndarray # the reference standard deviation of each row
+    source: str = '<zscores>' # where they were read from
+    def __post_init__(self):
+        self.qid, self.measure = np.asarray(self.qid, str), np.asarray(self.measure, str)
+        self.mean, self.sd = np.asarray(self.mean, np.float64), np.asarray(self.sd, np.float64)
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"ZScores({len(self)} rows from {self.source})"
 
@@ -150,11 +157,17 @@ def _summaries(m:np.ndarray, how:list, n:int)->np.ndarray:
     return out
 
 # %% ../nbs/12_trec_eval.ipynb #5e837826
+@dataclass(eq=False)
 class _Column:
     "One printed measure name: per-query values, how it is summarised and printed."
-    def __init__(self, name, kind, summary, values, per_query=True, zscored=False):
-        self.name, self.kind, self.summary, self.values, self.per_query, self.zscored = name, kind, summary, values, per_query, zscored
-        self.total, self.nan = None, '  -nan'   # how C prints NaN: -nan for trec_eval 10's 0/0; trec_eval 9's outputs show nan
+    name: str # the printed measure name
+    kind: str # 'float' | 'int' | 'str'
+    summary: str # the rule of its `all` line
+    values: np.ndarray # one value per query
+    per_query: bool = True # printed on per-query lines
+    zscored: bool = False # printed as a z-score (`-Z`)
+    total: object = None # its `all` value, once summarised
+    nan: str = '  -nan' # how C prints NaN: -nan for trec_eval 10's 0/0; trec_eval 9's outputs show nan
 
 def _cells(col:_Column, values)->np.ndarray:
     "The printed value cells of a column."
@@ -178,29 +191,39 @@ def _lines(cols:list, qids:np.ndarray, values:list)->np.ndarray:
     return np.stack(m, axis=1)
 
 # %% ../nbs/12_trec_eval.ipynb #c6ac02b9
+@dataclass(eq=False)
 class TrecEvalResult:
     "The numbers of one trec_eval evaluation: per-query values and summaries of every printed measure name."
-    def __init__(self, columns:list, qids, printed:np.ndarray, runid:str, n:int, notes:list, **info):
-        self._columns, self.qids, self._printed, self.runid, self.n, self.notes = columns, np.asarray(qids, str), printed, runid, n, notes
-        self.__dict__.update(info)
+    columns: list = field(repr=False) # the printed measure names, in print order, each with its values and summary
+    qids: np.ndarray # the evaluated queries, in trec_eval's order
+    printed: np.ndarray = field(repr=False) # the rows of `qids` that `-q` prints
+    runid: str # the run's id (the sixth field of its last line)
+    n: int # the number of queries the means divide by
+    notes: list # what was noted on stderr (queries skipped, parameters ignored)
+    per_query_wanted: bool = False # `-q` was given: `text()` prints the per-query blocks
+    version: int = 10 # the trec_eval version whose rules applied
+    skipped: np.ndarray = field(default_factory=lambda: np.zeros(0, str)) # qrels queries without results, left out (no `-c`)
+    dropped: np.ndarray = field(default_factory=lambda: np.zeros(0, str)) # run queries without judgements
+    zscores: bool = False # the values are z-scores (`-Z`)
+    def __post_init__(self): self.qids = np.asarray(self.qids, str)
     @property
     def names(self)->list:
         "The printed measure names, in print order."
-        return [c.name for c in self._columns]
+        return [c.name for c in self.columns]
     @cached_property
     def summary(self)->dict:
         "`{measure name: value}` of the `all` block (floats, ints for counts, the run id as a string)."
         return {c.name: (c.total if c.kind == 'str' or c.zscored else (int(c.total) if c.kind == 'int' else float(c.total)))
-                for c in self._columns if c.total is not None}
+                for c in self.columns if c.total is not None}
     @cached_property
     def per_query(self)->dict:
         "`{qid: {measure name: value}}` for every evaluated query (also those `text()` does not print)."
-        cols = [c for c in self._columns if c.per_query]
+        cols = [c for c in self.columns if c.per_query]
         conv = lambda c, v: v if c.kind == 'str' else (int(v) if c.kind == 'int' and not c.zscored else float(v))
         return {q: {c.name: conv(c, c.values[i]) for c in cols} for i, q in enumerate(self.qids)}
     def values(self, name:str)->np.ndarray:
         "The per-query values of one printed measure name, in `qids` order."
-        for c in self._columns:
+        for c in self.columns:
             if c.name == name: return c.values
         raise KeyError(f"{name!r} was not computed; computed: {', '.join(self.names)}")
     def text(self, per_query:bool=None, summary:bool=True)->str:
@@ -208,15 +231,15 @@ class TrecEvalResult:
         per_query = self.per_query_wanted if per_query is None else per_query
         out = []
         if per_query:
-            cols = [c for c in self._columns if c.per_query]
-            rows = self._printed
+            cols = [c for c in self.columns if c.per_query]
+            rows = self.printed
             out += _lines(cols, self.qids[rows], [c.values[rows] for c in cols]).ravel().tolist()
         if summary:
-            cols = [c for c in self._columns if c.total is not None]
+            cols = [c for c in self.columns if c.total is not None]
             out += _lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]).ravel().tolist()
         return ''.join(l + '\n' for l in out)
     def __repr__(self):
-        return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self._columns)} measure names)"
+        return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self.columns)} measure names)"
 
 # %% ../nbs/12_trec_eval.ipynb #e49dcfcc
 def _restrict(qrels:Qrels, run:Run, qid:str)->tuple:

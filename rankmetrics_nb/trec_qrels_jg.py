@@ -5,6 +5,7 @@
 # %% ../nbs/13_trec_qrels_jg.ipynb #9e997f14
 from __future__ import annotations
 import warnings
+from dataclasses import dataclass
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning
 from .inputs import Qrels, read_qrels, read_run
@@ -24,16 +25,15 @@ def read_qrels_jg(src, # a `qid jg docno rel` file (plain or gzip), a DataFrame 
     return read_qrels(src, columns, subtopics=True)
 
 # %% ../nbs/13_trec_qrels_jg.ipynb #4b5a4f60
+@dataclass(eq=False)
 class JgQueries:
     "The evaluated queries of a `qrels_jg` evaluation: one `TrecQueries` per judgement group and the rows of `qids` each covers."
-    def __init__(self, qids, # evaluated query ids, in trec_eval's order
-                 groups, # [(group name, TrecQueries, rows into qids)], groups in strcmp order
-                 in_run, # bool per query: False for judged queries absent from the run (-c)
-                 missing_from_run, # judged queries without results
-                 missing_from_qrels, # run queries no group judged
-                ):
-        self.qids, self.groups, self.in_run = np.asarray(qids), groups, np.asarray(in_run, bool)
-        self.missing_from_run, self.missing_from_qrels = missing_from_run, missing_from_qrels
+    qids: np.ndarray # evaluated query ids, in trec_eval's order
+    groups: list # [(group name, TrecQueries, rows into qids)], groups in strcmp order
+    in_run: np.ndarray # bool per query: False for judged queries absent from the run (-c)
+    missing_from_run: np.ndarray # judged queries without results
+    missing_from_qrels: np.ndarray # run queries no group judged
+    def __post_init__(self): self.qids, self.in_run = np.asarray(self.qids), np.asarray(self.in_run, bool)
     def __len__(self): return len(self.qids)
     def __repr__(self): return f"JgQueries({len(self)} queries, {len(self.groups)} judgement groups)"
     @property
@@ -91,13 +91,10 @@ def averaged_over_groups(base:TrecMeasure, # a measure of the standard table, e.
                         )->TrecMeasure:
     "`base` computed on each judgement group's queries and averaged over the groups that judged each query."
     def compute(jq, p):
-        cols = None
-        for _, q, rows in jq.groups:                  # groups in strcmp order: sums added in that order, then divided
-            vals = base.values(q, p)
-            if cols is None: cols = [(printed, np.zeros(len(jq))) for printed, _ in vals]
-            for (_, total), (_, v) in zip(cols, vals): total[rows] += v
-        n = np.maximum(jq.n_groups, 1)
-        return [(name + printed[len(base.name):], total / n) for printed, total in cols or []]
+        if not jq.groups: return []
+        printed = [n for n, _ in base.values(jq.groups[0][1], p)]
+        avg = jq.average(lambda q: np.stack([v for _, v in base.values(q, p)], axis=1))
+        return [(name + n[len(base.name):], avg[:, i]) for i, n in enumerate(printed)]
     return TrecMeasure(name, base.default, base.summary, base.kind, doc, formula, base.params, base.per_query, compute)
 
 JG_MEASURES = {m.name: m for m in [
