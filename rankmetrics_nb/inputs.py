@@ -28,10 +28,7 @@ def id_bytes(values, # ids: strings, bytes or numbers
         if missing.any(): raise EvalInputError("an id is missing (None or NaN); every query and document needs an id")
         a = a.astype(str)
     if a.dtype.kind == 'f': raise EvalInputError("ids are floating-point numbers; give them as strings or integers")
-    a = a.astype(str)
-    if a.size and np.char.endswith(a, '\x00').any():               # a byte string cannot keep a trailing NUL: two ids would merge
-        raise EvalInputError(f"id {str(a.ravel()[np.argmax(np.char.endswith(a, chr(0)).ravel())])!r} ends with a NUL character, which ids may not hold")
-    try: return np.char.encode(a, 'utf-8')
+    try: return np.char.encode(a.astype(str), 'utf-8')
     except UnicodeEncodeError as e: raise EvalInputError(f"an id holds a character that is not valid text ({e.reason})") from None
 
 def ids_text(a:np.ndarray, # byte-string ids
