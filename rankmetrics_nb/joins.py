@@ -65,7 +65,7 @@ def _same_pair(qa, da, qb, db)->np.ndarray:
     "Whether (query code, document id) pairs a and b are equal, element by element."
     return (qa == qb) & (da == db)
 
-# %% ../nbs/00c_joins.ipynb #595e5ed8
+# %% ../nbs/00c_joins.ipynb #9ce05ce8
 def _first_repeat(o:np.ndarray, same:np.ndarray):
     "Rows (earlier, later) of the repeat whose later row comes first, given adjacent-equal flags `same` of order `o`."
     if not same.any(): return None
@@ -98,6 +98,7 @@ def _grouped(qcode:np.ndarray)->bool:
     starts = _stretch_starts(qcode)
     return len(np.unique(qcode[starts])) == len(starts)
 
+# %% ../nbs/00c_joins.ipynb #f7b109c3
 def _duplicate_pair(qcode, docno, h):
     "The rows of the first (query, document) pair that occurs twice, or None."
     if len(h) < 2: return None
@@ -160,7 +161,7 @@ def _match_exact(rq, rd, qq, qd)->np.ndarray:
     out[o[ok] - n] = src[ok]
     return out
 
-# %% ../nbs/00c_joins.ipynb #43ecd054
+# %% ../nbs/00c_joins.ipynb #1b582554
 def _descending_key(score:np.ndarray, bits:int=32)->np.ndarray:
     "Unsigned keys that sort the scores, rounded to float32 (`bits=32`) or not (64), in descending order (-0.0 equals 0.0)."
     f, u_t = (score.astype(np.float32), np.uint32) if bits == 32 else (score.astype(np.float64, copy=True), np.uint64)
@@ -179,6 +180,7 @@ def _presorted(qcode:np.ndarray, key:np.ndarray):
     starts = np.r_[0, np.flatnonzero(new) + 1]
     return starts if len(np.unique(qcode[starts])) == len(starts) else None   # else a query has two stretches
 
+# %% ../nbs/00c_joins.ipynb #964d4589
 def _by_code(qcode:np.ndarray, starts:np.ndarray, key:np.ndarray):
     "The order and tie flags of presorted rows: the query stretches put in code order, each kept as it is."
     n = len(qcode)
@@ -195,6 +197,7 @@ def _by_code(qcode:np.ndarray, starts:np.ndarray, key:np.ndarray):
     np.cumsum(o, out=o)
     return o, tied[o]
 
+# %% ../nbs/00c_joins.ipynb #dba4afd9
 def _order_by_score(qcode, score, docno, bits:int):
     "By query, score (as float32 for `bits=32`, as double for 64) descending, then docno descending."
     desc = _descending_key(score, bits)
@@ -224,6 +227,7 @@ def _order_double(qcode, score, docno, rank=None):
     "trec_eval 10's order: by query, score (as double) descending, then docno descending."
     return _order_by_score(qcode, score, docno, 64)
 
+# %% ../nbs/00c_joins.ipynb #faf1cccb
 def _order_input(qcode, score, docno, rank=None):
     "The input's own order within each query."
     o = np.argsort(qcode, kind='stable')

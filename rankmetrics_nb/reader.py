@@ -135,7 +135,7 @@ def _ids(U:np.ndarray, p:np.ndarray, n:np.ndarray)->np.ndarray:
         np.bitwise_and(U[at], _LOW8.take(np.clip(n - 8 * j, 0, 8)), out=out[:, j])
     return out
 
-# %% ../nbs/00a_reader.ipynb #f4a7addf
+# %% ../nbs/00a_reader.ipynb #5bad852d
 def _u(x:int): return np.uint64(x)
 
 def _has_byte(w:np.ndarray, byte:int)->np.ndarray:
@@ -168,6 +168,7 @@ def _part(k, j:int, m:int):
     "How many of the last `k` bytes of an `m`-word value fall in its word `j`."
     return np.clip(k - 8 * (m - 1 - j), 0, 8)
 
+# %% ../nbs/00a_reader.ipynb #b234b639
 def _fixed_point(U, buf, p, n, k, e):
     """(mantissas, decimals, ok) when every field fits a word and has its dot the same number of bytes before its end
     (printf's `%.Nf`, the usual case: fewer steps); None otherwise. `k`: characters after the sign, `e`: field ends."""
@@ -181,6 +182,7 @@ def _fixed_point(U, buf, p, n, k, e):
     w = ((w & _u(low)) << _u(8)) | (w & _u(~(low | 0xFF << 8 * (7 - f)) & (2**64 - 1))) | _u(0x30)
     return _value8(w).astype(np.int64), f, _eight_digits(w) & (k > f)   # the dot within the field, a digit besides
 
+# %% ../nbs/00a_reader.ipynb #524d0d00
 def _numbers(U, buf, p, n, dot:bool):
     """Fields `[+-]digits[.digits]` (at most 15 digits, 16 bytes) at offsets `p`, `n` bytes long: (mantissa, decimals,
     negative, ok); the value is exactly mantissa / 10**decimals. `ok` is False where a field is anything else."""
@@ -213,6 +215,7 @@ _POW10 = 10.0 ** np.arange(16)
 _FLOAT_BYTES = np.zeros(256, bool)
 _FLOAT_BYTES[list(b'0123456789+-.eE\0')] = True
 
+# %% ../nbs/00a_reader.ipynb #1d348193
 def _floats(U, buf, p, n)->np.ndarray|None:
     "The float fields at offsets `p` (`n` bytes), each equal to `float` of its text; None when one is not a finite number."
     mant, f, neg, ok = _numbers(U, buf, p, n, True)
@@ -276,7 +279,7 @@ def _parse_chunk(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->dict|None
         if out[c] is None: return None
     return out
 
-# %% ../nbs/00a_reader.ipynb #2bdcda25
+# %% ../nbs/00a_reader.ipynb #53d75fe4
 _CHUNK = 1 << 20     # bytes per part of the fast reader
 
 def _line_end(data:np.ndarray, lo:int, pos:int)->int:
@@ -287,6 +290,7 @@ def _line_end(data:np.ndarray, lo:int, pos:int)->int:
     nl = np.flatnonzero(data[pos:] == 10)
     return pos + int(nl[0]) + 1 if len(nl) else len(data)
 
+# %% ../nbs/00a_reader.ipynb #b71d53f4
 def _fast_parse(data:np.ndarray, layout:str)->dict|None:
     "The kept columns of the TREC text `data` (uint8) by the fast reader; None when it leaves the text to the line reader."
     L, end, cuts = LAYOUTS[layout], len(data), [0]
@@ -326,6 +330,7 @@ def _fast_parse(data:np.ndarray, layout:str)->dict|None:
         out = {c: v[keep] for c, v in out.items()}
     return {c: v.view(f'S{8 * v.shape[1]}').ravel() if v.ndim == 2 else v for c, v in out.items()}
 
+# %% ../nbs/00a_reader.ipynb #8e9741be
 def _widen(out:dict, done:list, at:np.ndarray):
     "`out` widened for the parts in `done` whose ids did not fit, with those parts written; and every part's row count."
     wide = {i: d for i, d in enumerate(done) if isinstance(d, dict)}
