@@ -17,15 +17,24 @@ from .reader import parse_file
 __all__ = ['id_bytes', 'ids_text', 'id_at', 'Qrels', 'Run', 'read_qrels', 'read_run']
 
 # %% ../nbs/00b_inputs.ipynb #6d86136f
+_NUL = "an id holds a NUL character, which ids may not hold (a byte string drops a trailing one, so two ids could become one)"
+
+def _has_nul(values)->bool:
+    "Whether any of the string `values` holds a NUL character (one C-speed join; non-strings hold none)."
+    try: return '\x00' in ''.join(values)
+    except TypeError: return any(isinstance(v, str) and '\x00' in v for v in values)
+
 def id_bytes(values, # ids: strings, bytes or numbers
             )->np.ndarray:
     "Ids as a fixed-width array of UTF-8 byte strings (bytes are kept as they are)."
+    if isinstance(values, list) and _has_nul(values): raise EvalInputError(_NUL)
     a = np.asarray(values)
     if a.dtype.kind == 'S': return a
     if a.size == 0: return np.zeros(0, 'S1')
     if a.dtype.kind == 'O':
         missing = np.equal(a, None) | (a != a)           # None, and NaN (pandas' missing value)
         if missing.any(): raise EvalInputError("an id is missing (None or NaN); every query and document needs an id")
+        if _has_nul(a.ravel()): raise EvalInputError(_NUL)
         a = a.astype(str)
     if a.dtype.kind == 'f': raise EvalInputError("ids are floating-point numbers; give them as strings or integers")
     try: return np.char.encode(a.astype(str), 'utf-8')
@@ -83,7 +92,7 @@ def _flatten(d:dict, what:str):
     n = int(counts.sum())
     if n == 0: raise EvalInputError(f"{what}: the dict holds no (query, document) pairs")
     qid = np.repeat(id_bytes([str(q) for q in d]), counts)
-    docno = id_bytes(np.fromiter(chain.from_iterable(inner), object, n).astype(str))
+    docno = id_bytes(np.fromiter(chain.from_iterable(inner), object, n))
     try: value = np.fromiter(chain.from_iterable(m.values() for m in inner), np.float64, n)
     except (TypeError, ValueError, OverflowError):
         q, doc, v = next((q, k, v) for q, m in d.items() for k, v in m.items() if not _is_number(v))
