@@ -39,7 +39,8 @@ from .evaluator import evaluate, evaluation, Evaluation
 from .trec_registry import TrecMeasure, TREC_REGISTRY
 from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
-from .compare import compare, Comparison, adjust_pvalues, urisk, trisk, georisk, trec_risk
+from .significance import adjust_pvalues
+from .compare import compare, Comparison, urisk, trisk, georisk, trec_risk
 
 _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
          'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order',

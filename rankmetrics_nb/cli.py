@@ -15,7 +15,8 @@ from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision
 from .dcg import ndcg
 from .evaluator import Evaluation, evaluation, evaluate
-from .compare import compare, TESTS, CORRECTIONS
+from .significance import CORRECTIONS
+from .compare import compare, TESTS
 import csv, io, json
 
 # %% auto #0

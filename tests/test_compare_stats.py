@@ -11,9 +11,10 @@
 import itertools, math
 import numpy as np
 import pytest
-from rankmetrics_nb.compare import (t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci,
-                                    bootstrap_test, tukey_hsd, studentized_range_sf, t_pvalue, t_quantile, binom_cdf,
-                                    normal_cdf, normal_ppf, betainc, adjust_pvalues, compare)
+from rankmetrics_nb.significance import (t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci,
+                                         bootstrap_test, tukey_hsd, studentized_range_sf, t_pvalue, t_quantile, binom_cdf,
+                                         normal_cdf, normal_ppf, betainc, adjust_pvalues)
+from rankmetrics_nb.compare import compare
 stats = pytest.importorskip('scipy.stats', reason='scipy (a dev dependency) is not installed')
 special = pytest.importorskip('scipy.special')
 
