@@ -23,25 +23,26 @@ __all__ = ['NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'TREC_MEASURES', 'NICKNAMES',
 # %% ../nbs/11_trec_measures.ipynb #212ff21e
 NONPOOL, UNJUDGED = -1, -2      # trec_eval's codes: not in the qrels; in the qrels with a negative grade
 
+@dataclass(eq=False)
 class TrecQueries:
     "What every trec_eval measure reads: one row per evaluated query, documents in trec_eval's rank order."
-    def __init__(self, qids, # query ids, in trec_eval's output order
-                 grades, # (queries × ranks) grades, NaN padded; unjudged documents 0
-                 judged, # (queries × ranks) bool: the document is in the qrels (any grade)
-                 n_ret, # documents retrieved per query (after -M and -J)
-                 ideal, # each query's judged grades, sorted descending, NaN padded (negatives included)
-                 level=1, # -l: the lowest grade counted relevant
-                 num_rel=None, # judged documents with grade >= level; None counts them from `ideal`
-                 version:int=10, # 10 or 9: the measures whose definition changed switch on it
-                 in_run=None, # bool per query: False for qrels queries absent from the run (-c); None: all True
-                 num_docs_in_coll:int=0, # -N: documents in the collection (utility's fourth coefficient)
-                ):
-        self.qids, self.grades, self.judged = np.asarray(qids), np.asarray(grades, np.float64), np.asarray(judged, bool)
-        self.n_ret, self.ideal, self.level = np.asarray(n_ret, np.int64), np.asarray(ideal, np.float64), level
-        self.num_rel = ((self.ideal >= 0) & (self.ideal >= level)).sum(axis=1) if num_rel is None else np.asarray(num_rel, np.int64)
-        self.version, self.num_docs_in_coll = version, num_docs_in_coll
-        self.in_run = np.ones(len(self.qids), bool) if in_run is None else np.asarray(in_run, bool)
-    placeholder = False    # trec_eval 10's -c: the queries without results rank one document outside the qrels
+    qids: np.ndarray # query ids, in trec_eval's output order
+    grades: np.ndarray # (queries × ranks) grades, NaN padded; unjudged documents 0
+    judged: np.ndarray # (queries × ranks) bool: the document is in the qrels (any grade)
+    n_ret: np.ndarray # documents retrieved per query (after -M and -J)
+    ideal: np.ndarray # each query's judged grades, sorted descending, NaN padded (negatives included)
+    level: float = 1 # -l: the lowest grade counted relevant
+    num_rel: np.ndarray|None = None # judged documents with grade >= level; None counts them from `ideal`
+    version: int = 10 # 10 or 9: the measures whose definition changed switch on it
+    in_run: np.ndarray|None = None # bool per query: False for qrels queries absent from the run (-c); None: all True
+    num_docs_in_coll: int = 0 # -N: documents in the collection (utility's fourth coefficient)
+    placeholder: bool = False # trec_eval 10's -c: the queries without results rank one document outside the qrels
+    def __post_init__(self):
+        self.qids, self.grades, self.judged = np.asarray(self.qids), np.asarray(self.grades, np.float64), np.asarray(self.judged, bool)
+        self.n_ret, self.ideal = np.asarray(self.n_ret, np.int64), np.asarray(self.ideal, np.float64)
+        self.num_rel = (((self.ideal >= 0) & (self.ideal >= self.level)).sum(axis=1) if self.num_rel is None
+                        else np.asarray(self.num_rel, np.int64))
+        self.in_run = np.ones(len(self.qids), bool) if self.in_run is None else np.asarray(self.in_run, bool)
     def __len__(self): return len(self.qids)
     def __repr__(self): return f"TrecQueries({len(self)} queries × {self.grades.shape[1]} ranks, level={self.level}, version={self.version})"
     @cached_property
@@ -63,6 +64,10 @@ class TrecQueries:
         return self.hit & (self.codes >= 0)
     @cached_property
     def num_rel_ret(self)->np.ndarray: return self.rel_ret.sum(axis=1)
+    @cached_property
+    def hits_upto(self)->np.ndarray:
+        "Relevant documents in the first j ranks, j = 0 … depth: one prefix count serves every cutoff."
+        return np.concatenate([np.zeros((len(self), 1), np.int64), np.cumsum(self.hit, axis=1)], axis=1)
 
 # %% ../nbs/11_trec_measures.ipynb #56f7ec0d
 def _compact(keep:np.ndarray, *matrices)->tuple:
@@ -121,10 +126,15 @@ register('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant docum
 
 # %% ../nbs/11_trec_measures.ipynb #603608d1
 def _m_P(q, k): return precision(q.labels, k)
-def _m_recall(q, k): return safe_ratio(_count_at(q.hit, k), q.num_rel)    # a level <= -1 can make it exceed 1, as in trec_eval
+def _hits_at(q, k)->np.ndarray:
+    "Relevant documents in the first `k` ranks (one k, or one per query), from the shared prefix counts."
+    k = np.minimum(np.broadcast_to(np.asarray(k, np.int64), (len(q),)), q.hit.shape[1])
+    return q.hits_upto[np.arange(len(q)), k]
+
+def _m_recall(q, k): return safe_ratio(_hits_at(q, k), q.num_rel)    # a level <= -1 can make it exceed 1, as in trec_eval
 def _m_success(q, k): return success(q.labels, k)
-def _m_relative_P(q, k): return safe_ratio(_count_at(q.hit, k), np.minimum(k, q.num_rel))
-def _m_Rprec(q): return safe_ratio(_count_at(q.hit, np.minimum(q.n_ret, q.num_rel)), q.num_rel)
+def _m_relative_P(q, k): return safe_ratio(_hits_at(q, k), np.minimum(k, q.num_rel))
+def _m_Rprec(q): return safe_ratio(_hits_at(q, np.minimum(q.n_ret, q.num_rel)), q.num_rel)
 def _m_recip_rank(q): return reciprocal_rank(q.labels)
 
 def _still_relevant(q)->np.ndarray:
@@ -158,14 +168,24 @@ register('recip_rank', None, 'mean', 'float', "one over the rank of the first re
           single('recip_rank', _m_recip_rank))
 
 # %% ../nbs/11_trec_measures.ipynb #39b49d15
-def _ap_terms(q)->np.ndarray: return np.where(q.hit, np.cumsum(q.hit, axis=1) / np.arange(1, q.hit.shape[1] + 1), 0.0)
+def _ap_terms(q)->np.ndarray: return np.where(q.hit, q.hits_upto[:, 1:] / np.arange(1, q.hit.shape[1] + 1), 0.0)
+
+def _ap_upto(q)->np.ndarray:
+    "The precision terms of AP added in rank order, one running sum per rank (cached: every map_cut cutoff reads it)."
+    if '_ap_upto' not in q.__dict__: q.__dict__['_ap_upto'] = np.cumsum(_ap_terms(q), axis=1)
+    return q.__dict__['_ap_upto']
+
+def _ap_sum_at(q, k:int)->np.ndarray:
+    "The AP terms of the first `k` ranks added in rank order: the running sum at rank min(k, depth)."
+    j = min(k, q.hit.shape[1])
+    return _ap_upto(q)[:, j - 1] if j > 0 else np.zeros(len(q))
 
 def _m_map(q):
     "Precision at each relevant rank, added in rank order, over R (trec_eval divides by R = 0 too when a level <= -1 finds hits)."
     with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(q.hit.any(axis=1), sum_in_rank_order(_ap_terms(q)) / q.num_rel, 0.0)
+        return np.where(q.hit.any(axis=1), _ap_sum_at(q, q.hit.shape[1]) / q.num_rel, 0.0)
 
-def _m_map_cut(q, k): return safe_ratio(sum_in_rank_order(_ap_terms(q)[:, :k]), q.num_rel)
+def _m_map_cut(q, k): return safe_ratio(_ap_sum_at(q, k), q.num_rel)
 def _m_set_map(q): return safe_ratio(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
 
 def _m_yaap(q):
@@ -333,7 +353,21 @@ def _m_ndcg(q, p):
 def _m_dcg(q, p): return _dcgs(q, p, 'dcg')[0]
 def _m_ideal_dcg(q, p): return _dcgs(q, p, 'ideal_dcg')[1]
 
-def _m_ndcg_cut(q, k): return ndcg(q.codes, k, ideal=_judged_grades(q), preset='trec_eval')
+def _ndcg_upto(q)->tuple:
+    "Running DCG of the run and of the ideal ranking, rank by rank (trec_eval's ndcg_cut: linear gain, log2 discount, negative grades gain 0)."
+    if '_ndcg_upto' not in q.__dict__:
+        G = np.where(np.isnan(q.codes), 0.0, np.maximum(np.nan_to_num(q.codes), 0.0))
+        J = _judged_grades(q)
+        I = -np.sort(-np.where(J > 0, J, 0.0), axis=1)
+        w = 1 / np.log2(np.arange(2, max(G.shape[1], I.shape[1]) + 2))
+        q.__dict__['_ndcg_upto'] = np.cumsum(G * w[:G.shape[1]], axis=1), np.cumsum(I * w[:I.shape[1]], axis=1)
+    return q.__dict__['_ndcg_upto']
+
+def _m_ndcg_cut(q, k):
+    D, I = _ndcg_upto(q)
+    d = D[:, min(k, D.shape[1]) - 1] if min(k, D.shape[1]) > 0 else np.zeros(len(q))
+    i = I[:, min(k, I.shape[1]) - 1] if min(k, I.shape[1]) > 0 else np.zeros(len(q))
+    return np.divide(d, i, out=np.zeros(len(d)), where=i > 0)
 
 def _m_ndcg_rel(q, p):
     G, I = _gain_setup(q, p, 'ndcg_rel')
