@@ -14,10 +14,12 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'simulate_cascade', 'ERR_PRESETS', 'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia',
            'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec', 'DiversityTable', 'diversity_table',
            'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure', 'MeasureDef', 'Param', 'REGISTRY',
-           'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation', 'Evaluation', 'TREC_MEASURES',
-           'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
-           'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk',
-           'georisk', 'trec_risk']
+           'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP',
+           'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_nDCG',
+           'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'Evaluation',
+           'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval',
+           'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
+           'urisk', 'trisk', 'georisk', 'trec_risk']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -34,7 +36,9 @@ from .err import err, mean_err, cascade_stop_probabilities, cascade_probabilitie
 from .diversity import subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 from .ndeval import DiversityTable, diversity_table, DIVERSITY_PRESETS
 from .rank_correlation import rank_correlation, kendall_tau
-from .measures import Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table
+from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table, measure,
+                                     P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged, NumRet, NumRel, NumRelRet, NumQ,
+                                     MAP, MRR, NDCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall)
 from .evaluator import evaluate, evaluation, Evaluation
 from .trec_registry import TrecMeasure, TREC_REGISTRY
 from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries
@@ -51,7 +55,9 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'err', 'mean_err', 'cascade_stop_probabilities', 'cascade_probabilities', 'simulate_cascade', 'ERR_PRESETS',
          'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia',
          'strec', 'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure',
-         'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation',
+         'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure',
+         'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
+         'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation',
          'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk']

@@ -17,8 +17,10 @@ from .err import err
 from .diversity import alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 
 # %% auto #0
-__all__ = ['REGISTRY', 'ALIASES', 'TREC_NAMES', 'TREC_CUTOFF_NAMES', 'Param', 'MeasureDef', 'register', 'Measure', 'known_names',
-           'parse_measure', 'canonical', 'registry_table']
+__all__ = ['REGISTRY', 'ALIASES', 'TREC_NAMES', 'TREC_CUTOFF_NAMES', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG',
+           'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA',
+           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Param', 'MeasureDef', 'register', 'Measure',
+           'known_names', 'parse_measure', 'canonical', 'measure', 'registry_table']
 
 # %% ../nbs/09_measures.ipynb #49744b4d
 @dataclass(frozen=True)
@@ -245,7 +247,7 @@ def _parse_params(text:str, d:MeasureDef, written:str)->dict:
 def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'ndcg_cut_10', ... (or a `Measure`)
                  )->Measure:
     "The `Measure` a name denotes, or an `EvalInputError` naming what is wrong (with the closest valid names)."
-    if isinstance(text, Measure): return text
+    if isinstance(text, Measure): text = _measure_text(text.name, dict(text.params), text.k)    # checked like a name
     if not isinstance(text, str): raise EvalInputError(f"a measure name must be a string; got {text!r}")
     m = _NAME.match(text)
     if not m: raise EvalInputError(f"cannot read measure name {text!r}: write it as name, name@k or name(param=value,...)@k")
@@ -266,6 +268,38 @@ def canonical(text:str, # a measure name
              )->str:
     "The canonical form of a measure name."
     return str(parse_measure(text))
+
+# %% ../nbs/09_measures.ipynb #43bd681b
+def _measure_text(name:str, params:dict, k)->str:
+    "The name `parse_measure` reads for a measure with these parameters and cutoff."
+    shown = ','.join(f'{n}={v}' for n, v in params.items())
+    return name + (f'({shown})' if shown else '') + ('' if k is None else f'@{k}')
+
+def _at(self:Measure, k)->Measure:
+    "`m@k`: the measure cut at rank k."
+    return parse_measure(_measure_text(self.name, dict(self.params), k))
+
+def _with_params(self:Measure, **params)->Measure:
+    "`m(rel=2)`: the measure with these parameters (the others as they are)."
+    return parse_measure(_measure_text(self.name, dict(self.params) | params, self.k))
+
+Measure.__matmul__, Measure.__call__ = _at, _with_params
+
+def measure(name:str, # a registry name or alias, without cutoff or parameters
+           )->Measure:
+    "The measure object `name` stands for, with its default parameters and no cutoff (set one with `@`)."
+    if name in ALIASES:
+        base, fixed = ALIASES[name]
+        return Measure(base, tuple((p.name, fixed.get(p.name, p.default)) for p in REGISTRY[base].params), None)
+    if name not in REGISTRY: raise _unknown(name, name)
+    return Measure(name, tuple((p.name, p.default) for p in REGISTRY[name].params), None)
+
+P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged = map(measure, ['P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged'])
+NumRet, NumRel, NumRelRet, NumQ, MAP, MRR, NDCG = map(measure, ['NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG'])
+alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall = map(measure, ['alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP',
+                                                                                 'P_IA', 'MAP_IA', 'StRecall'])
+_all_ = ['P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
+         'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall']
 
 # %% ../nbs/09_measures.ipynb #e55b3a78
 def _param_text(p:Param)->str:
