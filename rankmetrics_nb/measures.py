@@ -269,7 +269,7 @@ def canonical(text:str, # a measure name
     "The canonical form of a measure name."
     return str(parse_measure(text))
 
-# %% ../nbs/09_measures.ipynb #43bd681b
+# %% ../nbs/09_measures.ipynb #327e2a45
 def _measure_text(name:str, params:dict, k)->str:
     "The name `parse_measure` reads for a measure with these parameters and cutoff."
     shown = ','.join(f'{n}={v}' for n, v in params.items())
