@@ -12,10 +12,8 @@ import numpy as np
 from .kit import EvalInputError, Batch, safe_ratio, sum_in_rank_order
 from .trec_registry import (TrecMeasure, TREC_REGISTRY, register, bad_param, single, with_text, per_long_cutoff,
                                           per_float_cutoff, long_cutoffs, float_cutoffs, float_params, pair_params, gain_map)
-from .precision import precision, recall, f_measure, r_precision, success
-from .average_precision import average_precision
+from .precision import precision, success
 from .reciprocal_rank import reciprocal_rank
-from .dcg import ndcg
 
 # %% auto #0
 __all__ = ['NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'TREC_MEASURES', 'NICKNAMES', 'TrecQueries', 'trec_queries', 'nickname']
