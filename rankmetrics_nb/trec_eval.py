@@ -15,6 +15,7 @@ from .inputs import Qrels, Run, read_qrels, read_run
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
 from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
+from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
 # %% auto #0
 __all__ = ['MISSING_ZSCORE', 'MIN_GEO_MEAN', 'USAGE', 'select_measures', 'read_runid', 'ZScores', 'read_zscores',
@@ -248,6 +249,9 @@ def _restrict(qrels:Qrels, run:Run, qid:str)->tuple:
     kq, kr = qrels.qid == b, run.qid == b
     if not kq.any() or not kr.any():
         raise EvalInputError(f"query {qid!r} is not in {'the qrels' if not kq.any() else 'the run'}; -D level.qid needs a query in both")
+    if isinstance(qrels, Prefs):
+        return (Prefs(qrels.qid[kq], qrels.jg[kq], qrels.jsg[kq], qrels.docno[kq], qrels.rel[kq], qrels.source),
+                Run(run.qid[kr], run.docno[kr], run.score[kr], run.source))
     return (Qrels(qrels.qid[kq], qrels.docno[kq], qrels.rel[kq], qrels.source, None if qrels.subtopic is None else qrels.subtopic[kq]),
             Run(run.qid[kr], run.docno[kr], run.score[kr], run.source))
 
@@ -281,17 +285,19 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
               num_docs_in_coll:int=0, # `-N`: collection size, read only by `utility`'s fourth coefficient
               runid:str=None, # the run id to print; default: read from the run file ('' for other inputs)
               query:str=None, # `-D level.qid`: evaluate only this query
-              rel_format:str='qrels', # `-R`: 'qrels', or 'qrels_jg' (a judgement group per line: `trec_qrels_jg`)
+              rel_format:str='qrels', # `-R`: 'qrels', 'qrels_jg' (a judgement group per line: `trec_qrels_jg`), 'prefs' or 'qrels_prefs' (`trec_prefs`)
              )->TrecEvalResult:
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")
     plan, notes = select_measures(measures, version, rel_format)
     if runid is None: runid = read_runid(run) if isinstance(run, (str, os.PathLike)) and Path(run).is_file() else ''
-    qrels, run = (read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
+    qrels, run = (read_prefs(qrels, rel_format) if rel_format in PREFS_FORMATS else
+                  read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         if rel_format == 'qrels_jg': b = jg_queries(qrels, run, level, depth, 'qrels' if all_queries else 'run', judged_only, version)
+        elif rel_format in PREFS_FORMATS: b = pref_counts(qrels, run, rel_format, depth, 'qrels' if all_queries else 'run')
         else: b = join(qrels, run, ties='double' if version == 10 else 'trec', rel=level, depth=depth, queries='qrels' if all_queries else 'run')
     mismatch = []
     if len(b.missing_from_qrels):
@@ -309,7 +315,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     if rel_format == 'qrels' and any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(b)
     n = len(b) if n_queries is None else int(n_queries)
     if n < len(b): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(b)})")
-    q = b if rel_format == 'qrels_jg' else trec_queries(b, level=level, judged_only=judged_only, version=version,
+    q = b if rel_format != 'qrels' else trec_queries(b, level=level, judged_only=judged_only, version=version,
                                                          num_docs_in_coll=num_docs_in_coll, placeholder=version == 10)
     placeholder = ~np.asarray(q.in_run, bool) & (rel_format == 'qrels') & (version == 10)
     z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
@@ -350,7 +356,6 @@ _LONG_TO_SHORT = {'help': 'h', 'version': 'v', 'query_eval_wanted': 'q', 'measur
                   'level_for_rel': 'l', 'nosummary': 'n', 'Debug_level': 'D', 'Judged_docs_only': 'J', 'Number_docs_in_coll': 'N',
                   'Max_retrieved_per_topic': 'M', 'Rel_info_format': 'R', 'Results_format': 'T', 'Output_old_results_format': 'o',
                   'Zscore': 'Z'}
-_REL_FORMATS_LATER = ('prefs', 'qrels_prefs')
 
 USAGE = """Usage: rankmetrics trec_eval [-h] [-q] {-m measure}* [-c] [-n] [-l N] [-M N] [-J] [-N N] [-Z file]
                             [--trec-eval-version 9|10] [--average-over N] trec_rel_file trec_top_file
@@ -400,10 +405,7 @@ def parse_args(argv:list, # the arguments after `trec_eval`
             if qid: a['query'] = qid
             if int(level): a['notes'].append(f"-D {level}: debug printing is not reproduced; the evaluation runs as usual")
         elif key == 'R':
-            if value in _REL_FORMATS_LATER:
-                raise _Usage(f"rel_info format {value!r} is not supported yet (only 'qrels' and 'qrels_jg'); "
-                             f"use trec_eval itself for preference judgements", 2)
-            if value not in ('qrels', 'qrels_jg'): raise _Usage(f"Illegal rel_format {value!r} (the formats are qrels, prefs, qrels_prefs, qrels_jg)", 2)
+            if value not in ('qrels', 'qrels_jg') + PREFS_FORMATS: raise _Usage(f"Illegal rel_format {value!r} (the formats are qrels, prefs, qrels_prefs, qrels_jg)", 2)
             a['rel_format'] = value
         elif key == 'T':
             if value != 'trec_results': raise _Usage(f"Illegal retrieval results format {value!r} (the format is trec_results)", 2)

@@ -10,6 +10,7 @@ import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning
 from .inputs import Qrels, read_qrels, read_run
 from .joins import join
+from .trec_prefs import PREFS_FORMATS, PREFS_MEASURES, PREFS_NICKNAMES
 from .trec_registry import TrecMeasure
 from .trec_measures import TrecQueries, trec_queries, TREC_MEASURES, NICKNAMES
 
@@ -106,7 +107,7 @@ JG_MEASURES = {m.name: m for m in [
                          r'$\frac{1}{|G|}\sum_g P_g@\lfloor xR_g + 0.9\rfloor$')]}
 
 # %% ../nbs/13_trec_qrels_jg.ipynb #587e60ad
-REL_FORMATS = ('qrels', 'qrels_jg')          # the relevance formats the drop-in reads
+REL_FORMATS = ('qrels', 'qrels_jg') + PREFS_FORMATS          # the relevance formats the drop-in reads (prefs: `trec_prefs`)
 JG_NICKNAMES = {'qrels_jg': ['runid', 'num_q', 'map_avgjg', 'P_avgjg', 'Rprec_mult_avgjg']}
 
 def measure_table(rel_format:str='qrels', # trec_eval's -R
@@ -114,6 +115,7 @@ def measure_table(rel_format:str='qrels', # trec_eval's -R
     "({name: TrecMeasure} in print order, {nickname: [names]}) of the measures trec_eval computes under `rel_format`."
     if rel_format == 'qrels': return TREC_MEASURES, NICKNAMES
     if rel_format == 'qrels_jg': return {n: TREC_MEASURES[n] for n in ('runid', 'num_q')} | JG_MEASURES, JG_NICKNAMES
+    if rel_format in PREFS_FORMATS: return PREFS_MEASURES, PREFS_NICKNAMES
     raise EvalInputError(f"rel_info format {rel_format!r} is not supported; the formats read here are {', '.join(REL_FORMATS)}")
 
 def format_of(name:str)->str|None:

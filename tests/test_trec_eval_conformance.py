@@ -3,9 +3,8 @@
 1. Every command of trec_eval 10.0's `make quicktest` (conformance/trec_eval/README.md) that uses the
    standard qrels format is run through `main`, and stdout is compared byte for byte with the expected
    file; the same commands with `--trec-eval-version 9` against the v9.0.8/ expected files.
-   The multi-assessor format (`-R qrels_jg`) is compared the same way. The preference formats
-   (`-R prefs`, `qrels_prefs`) are not supported yet: their byte comparisons are strict xfails with
-   the reason, and a separate test asserts the clear "not supported" exit.
+   The multi-assessor format (`-R qrels_jg`) and the preference formats (`-R prefs`, `qrels_prefs`)
+   are compared the same way.
 2. The conventions the driver adds (missing queries, notes on stderr, `-N`, `--average-over`, `-D`,
    `-J`, stdin) and the error cases: unknown measure (with a suggestion), bad flag, missing file,
    malformed line, no common query.
@@ -40,11 +39,8 @@ CASES = {
 EXPECTED = {'out.test.with-comments': 'out.test', 'out.test.qrels_jg.with-comments': 'out.test.qrels_jg',
             'out.test.prefs.with-comments': 'out.test.prefs'}
 V9 = [c for c in CASES if 'comment' not in c]                        # v9.0.8's quicktest had no comment cases
-UNSUPPORTED = ('out.test.prefs', 'out.test.qrels_prefs')   # relevance formats not supported yet: a clear message, exit status 2
-_PREFS_REASON = ("-R prefs / -R qrels_prefs (preference judgements, -m all_prefs) are not implemented yet: "
-                 "the driver exits with status 2 'not supported yet' and prints nothing")
 # cases whose output is not (yet) byte-identical, with the reason; strict: they fail loudly once they pass
-XFAIL10 = {c: _PREFS_REASON for c in CASES if 'prefs' in c and 'qrels_jg' not in c}
+XFAIL10 = {}
 XFAIL9 = dict(XFAIL10)
 
 def run(argv, cwd=None):
@@ -79,11 +75,25 @@ def test_trec_eval_9_byte_identical(trec_eval_dir, case):
     assert status == 0, err
     assert out == (v9 / EXPECTED.get(case, case)).read_text()
 
-@pytest.mark.parametrize('case', sorted(UNSUPPORTED))
-def test_other_relevance_formats_say_not_supported(trec_eval_dir, case):
-    status, out, err = run(_args(trec_eval_dir, CASES[case]))
-    assert (status, out) == (2, '')
-    assert 'not supported yet' in err
+def test_unknown_relevance_format_exits_2(trec_eval_dir):
+    status, out, err = run(_args(trec_eval_dir, ['-R', 'prefz', 'prefs.test', 'prefs.results.test']))
+    assert (status, out) == (2, '') and "Illegal rel_format 'prefz'" in err
+
+def test_prefs_options_and_errors(trec_eval_dir, tmp_path):
+    "-M cuts the run before the preferences are counted; -c adds a judged query without results (nothing retrieved); bad lines name file and line."
+    full = run(_args(trec_eval_dir, ['-m', 'prefs_num_prefs_ful_ret', '-R', 'prefs', 'prefs.test', 'prefs.results.test']))[1]
+    cut = run(_args(trec_eval_dir, ['-m', 'prefs_num_prefs_ful_ret', '-M1', '-R', 'prefs', 'prefs.test', 'prefs.results.test']))[1]
+    assert full.split()[-1] == '82' and cut.split()[-1] == '0'      # one document retrieved: no pair has both retrieved
+    (tmp_path / 'p').write_text('1 u s a 2\n1 u s b 1\n2 u s a 1\n2 u s b 0\n')
+    (tmp_path / 'r').write_text('1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n')
+    status, out, err = run(['-q', '-c', '-m', 'prefs_num_prefs_poss', '-m', 'prefs_simp', '-R', 'prefs', tmp_path / 'p', tmp_path / 'r'])
+    assert status == 0 and [l.split('\t')[1:] for l in out.splitlines()] == [
+        ['1', '1'], ['1', '1.0000'], ['2', '1'], ['2', '0.0000'], ['all', '2'], ['all', '0.5000']]
+    (tmp_path / 'bad').write_text('1 u s a 2\n1 u a 1\n')
+    status, out, err = run(['-R', 'prefs', '-m', 'all_prefs', tmp_path / 'bad', tmp_path / 'r'])
+    assert (status, out) == (2, '') and 'bad, line 2' in err
+    status, out, err = run(['-R', 'qrels', '-m', 'prefs_simp', tmp_path / 'p', tmp_path / 'r'])
+    assert status == 1 and "needs relevance format 'prefs'" in err
 
 # ---------------------------------------------------------------- queries and notes
 
