@@ -101,9 +101,9 @@ class Unavailable(Exception):
 def _ours():
     try:
         from rankmetrics_nb.inputs import read_qrels, read_run
-from rankmetrics_nb.joins import join
-    except ImportError as e:  # the core API is still being written
-        raise Unavailable(f"rankmetrics_nb.core: {e}") from None
+        from rankmetrics_nb.joins import join
+    except ImportError as e:
+        raise Unavailable(f"rankmetrics_nb: {e}") from None
     return read_qrels, read_run, join
 
 
