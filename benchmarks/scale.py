@@ -76,6 +76,8 @@ def split(run: Path, folder: Path, n: int, grouped: bool) -> str:
 CHILD = r'''
 import json, resource, sys, time, warnings
 warnings.simplefilter('ignore')
+def peak_mb():   # VmHWM: reset by exec (ru_maxrss is inherited from the parent process)
+    return next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')) / 1024
 job, qrels, run, block, workers = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 measures = json.loads(sys.argv[6])
 from rankmetrics_nb.evaluator import evaluation
@@ -91,10 +93,10 @@ else:
         e = dask_evaluation(qrels, run, measures, scheduler=client)
         means = e.means()
         extra['parts'] = e.parts
-        extra['worker_peak_mb'] = sorted(v / 1024 for v in client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
+        extra['worker_peak_mb'] = sorted(client.run(peak_mb).values())
         extra['seconds_in_cluster'] = time.perf_counter() - t
 seconds = extra.pop('seconds_in_cluster', time.perf_counter() - t)
-print(json.dumps(dict(seconds=seconds, peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+print(json.dumps(dict(seconds=seconds, peak_mb=peak_mb(),
                       means={k: float(v) for k, v in means.items()}, **extra)))
 '''
 
@@ -134,7 +136,13 @@ def main(argv=None) -> int:
         rows.append(dict(child('dask', small['qrels'], g, n_small), input='16 files, scattered lines (shuffle)'))
     if 'big' not in skip:
         big = big_run(small, a.big_copies)
-        rows.append(child('stream', big['qrels'], big['run'], n_small * a.big_copies, a.block_mb))
+        first = big['run'].with_name('run-first-tenth.txt')        # the big run's first 7M lines: the same ids, the same qrels
+        if not first.exists():
+            with open(big['run'], 'rb') as f, open(first, 'wb') as out:
+                for _, line in zip(range(n_small), f): out.write(line)
+        rows.append(dict(child('memory', big['qrels'], first, n_small), input='first 7M lines of the big run'))
+        rows.append(dict(child('stream', big['qrels'], first, n_small, a.block_mb), input='first 7M lines of the big run'))
+        rows.append(dict(child('stream', big['qrels'], big['run'], n_small * a.big_copies, a.block_mb), input='the big run'))
     res = HERE / 'results'
     res.mkdir(exist_ok=True)
     (res / 'scale.json').write_text(json.dumps(dict(measures=MEASURES, cpus=os.cpu_count(), rows=rows), indent=1) + '\n')

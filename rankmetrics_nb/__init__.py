@@ -17,7 +17,8 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation', 'Evaluation', 'TREC_MEASURES',
            'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures',
            'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk',
-           'trec_risk']
+           'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks',
+           'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -39,6 +40,8 @@ from .evaluator import evaluate, evaluation, Evaluation
 from .trec_measures import TREC_MEASURES, TrecMeasure, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
 from .compare import compare, Comparison, adjust_pvalues, urisk, trisk, georisk, trec_risk
+from .scale import (MergedEvaluation, QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation,
+                                  stream_evaluate, sort_run, dask_evaluation, evaluate_runs)
 
 _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
          'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order',
@@ -52,4 +55,5 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'evaluate', 'evaluation',
          'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
-         'urisk', 'trisk', 'georisk', 'trec_risk']
+         'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
+         'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs']
