@@ -19,7 +19,8 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'Evaluation',
            'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval',
            'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
-           'urisk', 'trisk', 'georisk', 'trec_risk']
+           'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
+           'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -45,6 +46,8 @@ from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
 from .significance import adjust_pvalues
 from .compare import compare, Comparison, urisk, trisk, georisk, trec_risk
+from .scale import (MergedEvaluation, QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation,
+                                  stream_evaluate, sort_run, dask_evaluation, evaluate_runs)
 
 _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
          'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order',
@@ -60,4 +63,5 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation',
          'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
-         'urisk', 'trisk', 'georisk', 'trec_risk']
+         'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
+         'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs']

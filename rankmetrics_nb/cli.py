@@ -17,6 +17,7 @@ from .dcg import ndcg
 from .evaluator import Evaluation, evaluation, evaluate
 from .significance import CORRECTIONS
 from .compare import compare, TESTS
+from .scale import stream_evaluation, dask_evaluation, sort_run
 import csv, io, json
 
 # %% auto #0
@@ -115,6 +116,13 @@ def _parser()->argparse.ArgumentParser:
                    help=f"a measure name (repeatable); default: {' '.join(DEFAULT_MEASURES)}")
     e.add_argument('--per-query', action='store_true', help='one row per query, then the summary')
     e.add_argument('--format', choices=FORMATS, default='table', help='output format (default: table)')
+    e.add_argument('--block-mb', type=float, default=None, help='stream the run in blocks of whole queries, MB each (bounded memory)')
+    e.add_argument('--presort', action='store_true', help='with --block-mb: group the run by query first (temporary files)')
+    e.add_argument('--workers', type=int, default=None, help='evaluate with Dask on N local worker processes (RUN may be a glob)')
+    e.add_argument('--scheduler', default=None, metavar='ADDRESS', help='evaluate with Dask on the distributed scheduler at ADDRESS')
+    r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
+    r.add_argument('input'); r.add_argument('output')
+    r.add_argument('--block-mb', type=float, default=64, help='memory bound in MB (default: 64)')
     c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
     c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
@@ -152,12 +160,27 @@ def _compare(a, out)->int:
 
 def _eval(a, out)->int:
     "The `eval` command: evaluate, print in the chosen format, report what was left out on stderr."
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        e = evaluation(a.qrels, a.run, a.measures or list(DEFAULT_MEASURES), ties=a.ties, queries=a.queries, depth=a.depth)
+    ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
+    if a.workers or a.scheduler: e = _dask_eval(a, ms, kw)
+    elif a.block_mb or a.presort: e = stream_evaluation(a.qrels, a.run, ms, block_bytes=int((a.block_mb or 64) * 2**20), presort=a.presort, **kw)
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', QueryMismatchWarning)
+            e = evaluation(a.qrels, a.run, ms, **kw)
     print(format_evaluation(e, a.format, a.per_query), file=out)
     for line in e.report().splitlines()[1:]: print(f'rankmetrics: note: {line}', file=sys.stderr)
     return 0
+
+def _dask_eval(a, ms, kw):
+    "`eval` with Dask: on a new local cluster of `--workers` processes, or on the scheduler at `--scheduler`."
+    try: from distributed import Client, LocalCluster
+    except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
+    cluster = None if a.scheduler else LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        with Client(a.scheduler or cluster) as client: return dask_evaluation(a.qrels, a.run, ms, scheduler=client, **kw)
+    except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None
+    finally:
+        if cluster is not None: cluster.close()
 
 def main(argv:list=None, # arguments (default: the command line)
         )->int:
@@ -173,6 +196,7 @@ def main(argv:list=None, # arguments (default: the command line)
             return _summary(p['qrels'], {k: p[k] for k in ('bm25', 'rerank')})
         if a.command == 'eval': return _eval(a, sys.stdout)
         if a.command == 'compare': return _compare(a, sys.stdout)
+        if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=int(a.block_mb * 2**20)); return 0
         names = [Path(r).name for r in a.runs]
         names = names if len(set(names)) == len(names) else a.runs
         return _summary(a.qrels, dict(zip(names, a.runs)), a.ties, a.rel, a.depth, a.queries)

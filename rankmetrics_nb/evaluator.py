@@ -94,7 +94,11 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input" or "rank"
              queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
              depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
+             block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (bounded memory); None reads it whole
             )->dict:
     "Evaluate a run: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
-    e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth)
+    if block_bytes is not None:                   # a run larger than memory: the streamed path gives the same values
+        from rankmetrics_nb.scale import stream_evaluation
+        e = stream_evaluation(qrels, run, measures, block_bytes, ties=ties, queries=queries, depth=depth)
+    else: e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth)
     return e.per_query() if per_query else e.means()
