@@ -62,6 +62,8 @@ STAGES = {
     "warmup": "ranx only: numba compiles (or loads from its cache) its kernels on a tiny input, in a fresh process",
     "all_trec": "trec_eval's whole measure set, files -> per-query values (ours: `trec_eval -q -m all_trec`, text "
                 "to /dev/null; pytrec_eval: all its supported_measures, trec_eval 9's set)",
+    "all_prefs": "trec_eval's preference measures on the qrels read as preferences, files -> per-query values (ours only: "
+                 "`trec_eval -q -R qrels_prefs -m all_prefs`, text to /dev/null)",
 }
 
 
@@ -219,6 +221,20 @@ def _ours_all_trec(qrels_path, run_path):
     yield
     with open(os.devnull, "w") as out:
         status = main(["-q", "-m", "all_trec", str(qrels_path), str(run_path)], out=out)
+    yield
+    yield {"exit_status": status}
+
+
+@job("ours", "all_prefs")
+def _ours_all_prefs(qrels_path, run_path):
+    """rankmetrics trec_eval -q -R qrels_prefs -m all_prefs QRELS RUN, output to /dev/null"""
+    try:
+        from rankmetrics_nb.trec_eval import main
+    except ImportError as e:
+        raise Unavailable(f"rankmetrics_nb.trec_eval: {e}") from None
+    yield
+    with open(os.devnull, "w") as out:
+        status = main(["-q", "-R", "qrels_prefs", "-m", "all_prefs", str(qrels_path), str(run_path)], out=out)
     yield
     yield {"exit_status": status}
 
