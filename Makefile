@@ -56,6 +56,7 @@ hooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/diversity.py
+	$(BIN)/python benchmarks/scale.py
 
 ## headless Chromium for the docs browser check (installed when missing and possible)
 chromium:
