@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_scale.ipynb #e4688526
 from __future__ import annotations
-import glob, gzip, math, os, re, shutil, tempfile, warnings
+import glob, gzip, math, os, re, tempfile, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
@@ -342,7 +342,8 @@ def sort_run(src, # a TREC run file (plain or gzip)
             )->Path:
     "Rewrite a run so that each query's lines are together (queries in id order within each bucket), with bounded memory."
     src, dst, block_bytes = os.fspath(src), Path(dst), int(block_bytes)
-    size = os.path.getsize(src) * (5 if open(src, 'rb').read(2) == b'\x1f\x8b' else 1)
+    with open(src, 'rb') as f: gz = f.read(2) == b'\x1f\x8b'
+    size = os.path.getsize(src) * (5 if gz else 1)             # a gzip run: about 5 times its size as text
     k = int(min(512, max(1, -(-2 * size // block_bytes))))
     with tempfile.TemporaryDirectory(dir=tmpdir) as d:
         paths = [Path(d) / f'{i}.part' for i in range(k)]
