@@ -526,11 +526,11 @@ def measure_paths(sizes, # run sizes in lines (multiples of 1,000)
     rows = []
     for n in sizes:
         qp, rp = synthetic_collection(Path(folder) / str(n), n_queries=max(1, round(n / 750)), depth=1000, seed=seed)
-        for how in ('memory', 'stream'):
+        for how in ('in memory', 'streamed'):
             code = (f"import time, resource, json, warnings; warnings.simplefilter('ignore')\n{_PEAK}"
                     f"from rankmetrics_nb.scale import stream_evaluation; from rankmetrics_nb.evaluator import evaluation\n"
                     f"t = time.perf_counter()\n"
-                    + (f"evaluation({str(qp)!r}, {str(rp)!r}, {list(measures)!r}).means()\n" if how == 'memory' else
+                    + (f"evaluation({str(qp)!r}, {str(rp)!r}, {list(measures)!r}).means()\n" if how == 'in memory' else
                        f"stream_evaluation({str(qp)!r}, {str(rp)!r}, {list(measures)!r}, block_bytes={block_bytes}).means()\n")
                     + "print(json.dumps([time.perf_counter() - t, _peak_mb()]))")
             t, mb = json.loads(subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True).stdout)
