@@ -9,6 +9,8 @@ Jobs, each in a fresh process (peak memory = its ``ru_maxrss``):
 
 * ``memory``  -- ``evaluation()`` on the 7M run (the whole run in memory);
 * ``stream``  -- ``stream_evaluation()`` on the 7M and the 70M run (``--block-mb`` blocks);
+* ``partition`` -- the Dask job's 16 partitions read and evaluated one after the other in one process (the
+                 per-partition throughput of a worker without the cluster's overheads);
 * ``dask``    -- ``dask_evaluation()`` on a ``distributed.LocalCluster`` (2 worker processes, 1 thread each) on the
                  7M run cut into 16 files of whole queries (no shuffle), and into 16 files of scattered lines (shuffle).
 
@@ -85,12 +87,27 @@ from rankmetrics_nb.scale import stream_evaluation, dask_evaluation
 extra = {}
 t = time.perf_counter()
 if job == 'memory': means = evaluation(qrels, run, measures).means()
+elif job == 'partition':                     # the partitions of the Dask job, one after the other in this process
+    import glob
+    from rankmetrics_nb.scale import QrelsIndex, evaluate_part, merge_parts, _file_part
+    index = QrelsIndex(qrels)
+    t = time.perf_counter()
+    parts = [evaluate_part(index, _file_part(f, False), measures) for f in sorted(glob.glob(run))]
+    means = merge_parts(parts, index, measures).means()
+    extra['parts'] = len(parts)
 elif job == 'stream': means = stream_evaluation(qrels, run, measures, block_bytes=block << 20).means()
 else:
-    from distributed import LocalCluster, Client
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
+    from distributed import Client, get_task_stream
+    from rankmetrics_nb.scale import local_cluster
+    with local_cluster(workers) as cluster, Client(cluster) as client:
+        client.run(lambda: __import__('rankmetrics_nb.scale'))   # the workers import the package before the clock starts
         t = time.perf_counter()
-        e = dask_evaluation(qrels, run, measures, scheduler=client)
+        with get_task_stream(client) as ts: e = dask_evaluation(qrels, run, measures, scheduler=client)
+        busy = {}
+        for task in ts.data:                 # seconds the workers computed, by kind of task (read, count, split, evaluate)
+            kind = task['key'].split('-')[0] if isinstance(task['key'], str) else str(task['key'][0]).split('-')[0]
+            busy[kind] = busy.get(kind, 0) + sum(s['stop'] - s['start'] for s in task['startstops'] if s['action'] == 'compute')
+        extra['task_seconds'] = busy
         means = e.means()
         extra['parts'] = e.parts
         extra['worker_peak_mb'] = sorted(client.run(peak_mb).values())
@@ -119,7 +136,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--big-copies', type=int, default=10, help='the big run is the 7M run this many times (default 10: 70M lines)')
     ap.add_argument('--block-mb', type=int, default=64, help='streaming block size in MB (default 64)')
-    ap.add_argument('--skip', default='', help='comma-separated jobs to skip: memory, stream, big, dask, shuffle')
+    ap.add_argument('--skip', default='', help='comma-separated jobs to skip: memory, stream, dask, partition, shuffle, big')
     a = ap.parse_args(argv)
     skip = set(filter(None, a.skip.split(',')))
     make_data.ensure('msmarco')
@@ -131,6 +148,9 @@ def main(argv=None) -> int:
     if 'dask' not in skip:
         g = split(small['run'], make_data.DATA_DIR / 'msmarco-parts', 16, grouped=True)
         rows.append(dict(child('dask', small['qrels'], g, n_small), input='16 files, whole queries'))
+    if 'partition' not in skip:
+        g = split(small['run'], make_data.DATA_DIR / 'msmarco-parts', 16, grouped=True)
+        rows.append(dict(child('partition', small['qrels'], g, n_small), input='16 files, whole queries, one process'))
     if 'shuffle' not in skip:
         g = split(small['run'], make_data.DATA_DIR / 'msmarco-scattered', 16, grouped=False)
         rows.append(dict(child('dask', small['qrels'], g, n_small), input='16 files, scattered lines (shuffle)'))
@@ -145,6 +165,9 @@ def main(argv=None) -> int:
         rows.append(dict(child('stream', big['qrels'], big['run'], n_small * a.big_copies, a.block_mb), input='the big run'))
     res = HERE / 'results'
     res.mkdir(exist_ok=True)
+    old = json.loads((res / 'scale.json').read_text())['rows'] if (res / 'scale.json').exists() else []
+    key = lambda r: (r['job'], r.get('input'), r['lines'])      # a job run again replaces its row; the others stay
+    rows = [r for r in old if key(r) not in {key(n) for n in rows}] + rows
     (res / 'scale.json').write_text(json.dumps(dict(measures=MEASURES, cpus=os.cpu_count(), rows=rows), indent=1) + '\n')
     print(f'wrote {res / "scale.json"}')
     return 0

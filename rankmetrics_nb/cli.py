@@ -17,7 +17,7 @@ from .dcg import ndcg
 from .evaluator import Evaluation, evaluation, evaluate
 from .significance import CORRECTIONS
 from .compare import compare, TESTS
-from .scale import stream_evaluation, dask_evaluation, sort_run
+from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster
 import csv, io, json
 
 # %% auto #0
@@ -173,12 +173,13 @@ def _eval(a, out)->int:
 
 def _dask_eval(a, ms, kw):
     "`eval` with Dask: on a new local cluster of `--workers` processes, or on the scheduler at `--scheduler`."
-    try: from distributed import Client, LocalCluster
+    try: from distributed import Client
     except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
-    cluster = None if a.scheduler else LocalCluster(n_workers=a.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = None if a.scheduler else local_cluster(a.workers)
     try:
-        with Client(a.scheduler or cluster) as client: return dask_evaluation(a.qrels, a.run, ms, scheduler=client, **kw)
-    except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None
+        try: client = Client(a.scheduler or cluster, timeout='10s')
+        except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None
+        with client: return dask_evaluation(a.qrels, a.run, ms, scheduler=client, **kw)
     finally:
         if cluster is not None: cluster.close()
 

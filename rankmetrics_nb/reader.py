@@ -381,5 +381,7 @@ def parse_file(path, # a TREC file, plain or gzip
         data = _skip_bom(np.frombuffer(m, np.uint8), source)
         out = _fast_parse(data, layout)
         del data                                      # the map can close only once no array uses it
-    finally: m.close()
+    finally:
+        try: m.close()
+        except BufferError: pass                      # an array still views the map (seen in Dask workers): it closes when that array goes
     return out if out is not None else _parse_lines(_skip_bom(read_bytes(path), ''), source, layout)

@@ -104,3 +104,21 @@ def test_cli_scheduler_address(client, collection):
     assert status == 0, err.getvalue()
     whole = in_memory(qp, rp, ['AP', 'nDCG@10'])
     assert json.loads(out.getvalue()) == whole.per_query()
+
+
+def test_cli_workers_starts_and_closes_a_local_cluster(collection):
+    d, qp, rp = collection
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(['eval', str(qp), str(d / 'grouped' / 'part*.txt'), '--workers', '2', '--format', 'json', '-m', 'AP', 'RR'])
+    assert status == 0, err.getvalue()
+    want = in_memory(qp, rp, ['AP', 'RR']).means()
+    assert json.loads(out.getvalue()) == pytest.approx({k: float(v) for k, v in want.items()}, abs=1e-12)
+
+
+def test_cli_unreachable_scheduler_is_one_line(collection):
+    d, qp, rp = collection
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        status = main(['eval', str(qp), str(rp), '--scheduler', 'tcp://127.0.0.1:9', '-m', 'AP'])
+    assert status == 2 and err.getvalue().startswith('rankmetrics: error: cannot reach the Dask scheduler')
