@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning, preview
 from .reader import read_bytes
-from .inputs import Qrels, Run, read_qrels, read_run
+from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
 from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
@@ -286,11 +286,18 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
               runid:str=None, # the run id to print; default: read from the run file ('' for other inputs)
               query:str=None, # `-D level.qid`: evaluate only this query
               rel_format:str='qrels', # `-R`: 'qrels', 'qrels_jg' (a judgement group per line: `trec_qrels_jg`), 'prefs' or 'qrels_prefs' (`trec_prefs`)
+              block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (`-R qrels`, no `-c`/`-D`)
              )->TrecEvalResult:
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")
     plan, notes = select_measures(measures, version, rel_format)
     if runid is None: runid = read_runid(run) if isinstance(run, (str, os.PathLike)) and Path(run).is_file() else ''
+    if block_bytes is not None:
+        if rel_format != 'qrels' or all_queries or query is not None or not isinstance(run, (str, os.PathLike)):
+            raise EvalInputError("block_bytes (streaming) needs a run file and -R qrels, without -c or -D")
+        return _streamed(read_qrels(qrels), run, plan, notes, runid, block_bytes, per_query=per_query, depth=depth, level=level,
+                         judged_only=judged_only, n_queries=n_queries, version=version, zscores=zscores,
+                         num_docs_in_coll=num_docs_in_coll)
     qrels, run = (read_prefs(qrels, rel_format) if rel_format in PREFS_FORMATS else
                   read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
@@ -319,6 +326,16 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
                                                          num_docs_in_coll=num_docs_in_coll, placeholder=version == 10)
     placeholder = ~np.asarray(q.in_run, bool) & (rel_format == 'qrels') & (version == 10)
     z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
+    cols = _columns(plan, q, runid, z, placeholder)
+    _summarise(cols, n, z, version, int((b.ideal > 0).sum()) if all_queries and rel_format == 'qrels' else None)
+    printed = np.ones(len(q.qids), bool) if version == 10 else np.asarray(q.in_run, bool)
+    return TrecEvalResult(cols, q.qids, printed, runid, n, notes, per_query_wanted=per_query, version=version,
+                          skipped=b.missing_from_run if not all_queries else np.zeros(0, str), dropped=b.missing_from_qrels,
+                          zscores=z is not None)
+
+# %% ../nbs/12_trec_eval.ipynb #dcf5f310
+def _columns(plan:list, q, runid:str, z, placeholder:np.ndarray)->list:
+    "One `_Column` per printed measure name of `plan`, with its per-query values (z-scored with `-Z`)."
     cols = []
     for m, param in plan:
         if m.summary == 'runid':
@@ -333,32 +350,71 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
             if zs and summary == 'gm': v, summary = np.log(np.maximum(v.astype(np.float64), MIN_GEO_MEAN)), 'gmlog'
             if zs: v = _zscore(v.astype(np.float64), q.qids, name, z)
             cols.append(_Column(name, m.kind, summary, v, per_query=m.summary not in ('gm', 'runid') and m.name != 'num_q', zscored=zs))
+    return cols
+
+def _summarise(cols:list, n:int, z, version:int, num_rel_total:int|None)->None:
+    "Set every column's `all` value (its rule over `n` queries) and how it prints NaN; `num_rel_total`: -c's count of grades > 0."
     num = [c for c in cols if c.kind != 'str' and c.summary in ('mean', 'sum', 'gm', 'gmlog')]
     if num:
         totals = _summaries(np.stack([np.asarray(c.values, np.float64) for c in num]), [c.summary for c in num], n)
         for c, t in zip(num, totals): c.total = t
     for c in cols:
         if c.name == 'num_q': c.total, c.zscored = n, z is not None
-        if c.name == 'num_rel' and all_queries and rel_format == 'qrels':
-            c.total = int((b.ideal > 0).sum())           # -c: trec_eval counts the grades > 0 of every qrels query, whatever -l says
-    for c in cols: c.nan = '  -nan' if version == 10 else '   nan'
-    printed = np.ones(len(q.qids), bool) if version == 10 else np.asarray(q.in_run, bool)
-    return TrecEvalResult(cols, q.qids, printed, runid, n, notes, per_query_wanted=per_query, version=version,
-                          skipped=b.missing_from_run if not all_queries else np.zeros(0, str), dropped=b.missing_from_qrels,
-                          zscores=z is not None)
+        if c.name == 'num_rel' and num_rel_total is not None: c.total = num_rel_total   # -c: every qrels query's grades > 0, whatever -l says
+        c.nan = '  -nan' if version == 10 else '   nan'
+
+# %% ../nbs/12_trec_eval.ipynb #e6eeba14
+def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:int, per_query=False, depth=None, level=1,
+              judged_only=False, n_queries=None, version=10, zscores=None, num_docs_in_coll=0)->TrecEvalResult:
+    "`trec_eval` on a run file read in blocks of whole queries: the same numbers, memory bounded by `block_bytes`."
+    from rankmetrics_nb.scale import run_blocks                      # the block reader of the scale page
+    z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
+    parts, seen = [], []
+    for r in run_blocks(run, block_bytes):
+        keep = np.isin(qrels.qid, np.unique(r.qid))
+        seen.append(np.unique(r.qid))
+        if not keep.any(): continue
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', QueryMismatchWarning)
+            b = join(Qrels(qrels.qid[keep], qrels.docno[keep], qrels.rel[keep], qrels.source), r,
+                     ties='double' if version == 10 else 'trec', rel=level, depth=depth)
+        if len(b) == 0: continue
+        q = trec_queries(b, level=level, judged_only=judged_only, version=version, num_docs_in_coll=num_docs_in_coll)
+        parts.append((q.qids, b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b)), _columns(plan, q, runid, z, np.zeros(len(q), bool))))
+    if not parts: raise EvalInputError("no queries with both results and relevance information")
+    qids = np.concatenate([p[0] for p in parts])
+    o = np.argsort(np.char.encode(qids.astype(str), 'utf-8'), kind='stable')     # trec_eval's order: byte order of the ids
+    qids, top = qids[o], np.concatenate([p[1] for p in parts])[o]
+    cols = parts[0][2]
+    for j, c in enumerate(cols): c.values = np.concatenate([np.asarray(p[2][j].values) for p in parts])[o]
+    ran = np.unique(np.concatenate(seen))
+    judged = np.unique(qrels.qid)
+    dropped, skipped = ids_text(np.setdiff1d(ran, judged)), ids_text(np.setdiff1d(judged, ran))
+    for ids, what in [(dropped, 'run quer{} no judgements and {} not evaluated'), (skipped, 'qrels quer{} no results; skipped, as trec_eval 9 does')]:
+        if len(ids): notes.append(f"{len(ids)} " + what.format('y has' if len(ids) == 1 else 'ies have', 'is' if len(ids) == 1 else 'are')
+                                  + f": {preview(ids, 10)}")
+    bad = np.flatnonzero((top <= -2) | ((top == -1) & (np.arange(len(top)) == 0)))
+    if bad.size and any(m.name not in ('runid', 'num_q') for m, _ in plan):
+        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {preview(qids[bad], 10)}: every judgement has a negative grade; "
+                             f"trec_eval stops with an error on such a query")
+    n = len(qids) if n_queries is None else int(n_queries)
+    if n < len(qids): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(qids)})")
+    _summarise(cols, n, z, version, None)
+    return TrecEvalResult(cols, qids, np.ones(len(qids), bool), runid, n, notes, per_query_wanted=per_query, version=version,
+                          skipped=skipped, dropped=dropped, zscores=z is not None)
 
 # %% ../nbs/12_trec_eval.ipynb #159028b4
 _SHORT = 'hvqm:cl:nD:JN:M:R:T:oZ:'
 _LONG = ['help', 'version', 'query_eval_wanted', 'measure=', 'complete_rel_info_wanted', 'level_for_rel=', 'nosummary',
          'Debug_level=', 'Judged_docs_only', 'Number_docs_in_coll=', 'Max_retrieved_per_topic=', 'Rel_info_format=',
-         'Results_format=', 'Output_old_results_format', 'Zscore=', 'trec-eval-version=', 'average-over=']
+         'Results_format=', 'Output_old_results_format', 'Zscore=', 'trec-eval-version=', 'average-over=', 'block-mb=']
 _LONG_TO_SHORT = {'help': 'h', 'version': 'v', 'query_eval_wanted': 'q', 'measure': 'm', 'complete_rel_info_wanted': 'c',
                   'level_for_rel': 'l', 'nosummary': 'n', 'Debug_level': 'D', 'Judged_docs_only': 'J', 'Number_docs_in_coll': 'N',
                   'Max_retrieved_per_topic': 'M', 'Rel_info_format': 'R', 'Results_format': 'T', 'Output_old_results_format': 'o',
                   'Zscore': 'Z'}
 
 USAGE = """Usage: rankmetrics trec_eval [-h] [-q] {-m measure}* [-c] [-n] [-l N] [-M N] [-J] [-N N] [-Z file]
-                            [--trec-eval-version 9|10] [--average-over N] trec_rel_file trec_top_file
+                            [--trec-eval-version 9|10] [--average-over N] [--block-mb N] trec_rel_file trec_top_file
    -h: full help: the flags, and the description of every measure named by -m
    -q: in addition to the summary, print each query's evaluation
    -m: calculate and print the measures named by 'measure' ('-m all_trec': every measure; '-m official' is the default)
@@ -382,7 +438,7 @@ def parse_args(argv:list, # the arguments after `trec_eval`
     try: opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
     except getopt.GetoptError as e: raise _Usage(f"{e.msg}\n{USAGE}") from None
     a = dict(measures=[], per_query=False, all_queries=False, depth=None, level=1, judged_only=False, n_queries=None,
-             version=10, zscores=None, num_docs_in_coll=0, query=None, rel_format='qrels', help=False, version_wanted=False,
+             version=10, zscores=None, num_docs_in_coll=0, query=None, rel_format='qrels', block_bytes=None, help=False, version_wanted=False,
              summary=True, notes=[])
     for flag, value in opts:
         key = _LONG_TO_SHORT.get(flag.lstrip('-'), flag.lstrip('-')) if flag.startswith('--') else flag[1:]
@@ -413,6 +469,7 @@ def parse_args(argv:list, # the arguments after `trec_eval`
             if value not in ('9', '9.0.8', '10', '10.0'): raise _Usage(f"--trec-eval-version must be 9 or 10; got {value!r}")
             a['version'] = int(value.split('.')[0])
         elif key == 'average-over': a['n_queries'] = _integer(shown, value, 1)
+        elif key == 'block-mb': a['block_bytes'] = _integer(shown, value, 1) << 20
     a['measures'] = a['measures'] or ['official']
     if not (a['help'] or a['version_wanted']) and len(files) != 2:
         raise _Usage(f"expected 2 files (trec_rel_file trec_top_file), got {len(files)}\n{USAGE}")
@@ -454,7 +511,7 @@ def main(argv:list=None, # the arguments after `trec_eval` (default: `sys.argv[1
             tmp.write(sys.stdin.buffer.read()); tmp.close(); run_path = tmp.name
         try:
             kw = {k: a[k] for k in ('measures', 'per_query', 'all_queries', 'depth', 'level', 'judged_only', 'n_queries',
-                                    'version', 'zscores', 'num_docs_in_coll', 'query', 'rel_format')}
+                                    'version', 'zscores', 'num_docs_in_coll', 'query', 'rel_format', 'block_bytes')}
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore', QueryMismatchWarning)    # the notes go to `err` below
                 r = trec_eval(qrels_path, run_path, **kw)
