@@ -333,7 +333,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
                           skipped=b.missing_from_run if not all_queries else np.zeros(0, str), dropped=b.missing_from_qrels,
                           zscores=z is not None)
 
-# %% ../nbs/12_trec_eval.ipynb #dcf5f310
+# %% ../nbs/12_trec_eval.ipynb #a9e52c17
 def _columns(plan:list, q, runid:str, z, placeholder:np.ndarray)->list:
     "One `_Column` per printed measure name of `plan`, with its per-query values (z-scored with `-Z`)."
     cols = []
@@ -363,7 +363,7 @@ def _summarise(cols:list, n:int, z, version:int, num_rel_total:int|None)->None:
         if c.name == 'num_rel' and num_rel_total is not None: c.total = num_rel_total   # -c: every qrels query's grades > 0, whatever -l says
         c.nan = '  -nan' if version == 10 else '   nan'
 
-# %% ../nbs/12_trec_eval.ipynb #e6eeba14
+# %% ../nbs/12_trec_eval.ipynb #24b850a9
 def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:int, per_query=False, depth=None, level=1,
               judged_only=False, n_queries=None, version=10, zscores=None, num_docs_in_coll=0)->TrecEvalResult:
     "`trec_eval` on a run file read in blocks of whole queries: the same numbers, memory bounded by `block_bytes`."
