@@ -12,11 +12,28 @@ from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 
 # %% auto #0
-__all__ = ['Evaluation', 'evaluation', 'evaluate']
+__all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate']
 
 # %% ../nbs/10_evaluate.ipynb #a4292fa2
+class PerQueryValues:
+    "What every table of per-query values of named measures offers (`keys`, `measures`, `qids`, `values`, the missing queries)."
+    @property
+    def skipped(self)->int:
+        "Queries of the qrels or the run that no mean includes."
+        return len(self.missing_from_qrels) + (len(self.missing_from_run) if self.queries == 'run' else 0)
+    def __getitem__(self, key:str)->np.ndarray: return self.values[:, self.keys.index(key)]
+    def per_query(self)->dict:
+        "{qid: {measure: value}} (ints for the counts)."
+        counts = [m.definition.summary == 'sum' for m in self.measures]
+        cols = [self.values[:, j].astype(np.int64).tolist() if c else self.values[:, j].tolist() for j, c in enumerate(counts)]
+        return {q: dict(zip(self.keys, row)) for q, row in zip(self.qids.tolist(), zip(*cols))}
+    def to_frame(self):
+        "The per-query values as a pandas DataFrame (index: qid; one column per measure). Needs pandas."
+        import pandas as pd
+        return pd.DataFrame(self.values, index=pd.Index(self.qids, name='qid'), columns=self.keys)
+
 @dataclass(eq=False)
-class Evaluation:
+class Evaluation(PerQueryValues):
     "Per-query values of several measures on one joined run, with their summaries and what was left out."
     keys: list # the measures as the caller named them (strings), one column each
     measures: list # the parsed measures (`Measure`), in the same order
@@ -29,11 +46,6 @@ class Evaluation:
     def missing_from_qrels(self)->np.ndarray: return self.batch.missing_from_qrels
     @property
     def queries(self)->str: return self.batch.queries
-    @property
-    def skipped(self)->int:
-        "Queries of the qrels or the run that no mean includes."
-        return len(self.missing_from_qrels) + (len(self.missing_from_run) if self.queries == 'run' else 0)
-    def __getitem__(self, key:str)->np.ndarray: return self.values[:, self.keys.index(key)]
     def _summary(self, j:int):
         m, v = self.measures[j], self.values[:, j]
         if m.definition.summary == 'sum': return int(v.sum())
@@ -41,15 +53,6 @@ class Evaluation:
     def means(self)->dict:
         "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
         return {key: self._summary(j) for j, key in enumerate(self.keys)}
-    def per_query(self)->dict:
-        "{qid: {measure: value}} (ints for the counts)."
-        counts = [m.definition.summary == 'sum' for m in self.measures]
-        cols = [self.values[:, j].astype(np.int64).tolist() if c else self.values[:, j].tolist() for j, c in enumerate(counts)]
-        return {q: dict(zip(self.keys, row)) for q, row in zip(self.qids.tolist(), zip(*cols))}
-    def to_frame(self):
-        "The per-query values as a pandas DataFrame (index: qid; one column per measure). Needs pandas."
-        import pandas as pd
-        return pd.DataFrame(self.values, index=pd.Index(self.qids, name='qid'), columns=self.keys)
     def report(self)->str: return self.batch.report()
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())

@@ -12,7 +12,7 @@ from .kit import EvalInputError, QueryMismatchWarning, Mean, plural, preview
 from .reader import parse_text, read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text
 from .measures import parse_measure
-from .evaluator import evaluation
+from .evaluator import evaluation, PerQueryValues
 
 # %% auto #0
 __all__ = ['MMAP_THRESHOLD', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation',
@@ -21,7 +21,7 @@ __all__ = ['MMAP_THRESHOLD', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 
 
 # %% ../nbs/15_scale.ipynb #c12b8b37
 @dataclass(eq=False)
-class MergedEvaluation:
+class MergedEvaluation(PerQueryValues):
     "Per-query values of several measures gathered from parts of a run (blocks or partitions), with means merged from partial sums and counts."
     keys: list # the measures as the caller named them
     measures: list # the parsed measures, in the same order
@@ -37,24 +37,10 @@ class MergedEvaluation:
     parts: int = 0 # how many parts were evaluated
     @property
     def n(self)->int: return len(self.qids)
-    @property
-    def skipped(self)->int:
-        "Queries of the qrels or the run that no mean includes."
-        return len(self.missing_from_qrels) + (len(self.missing_from_run) if self.queries == 'run' else 0)
-    def __getitem__(self, key:str)->np.ndarray: return self.values[:, self.keys.index(key)]
     def means(self)->dict:
         "{measure: summary}: a `Mean` (with `n` and `skipped`) from the merged sums, or an int for the counts."
         return {k: int(round(s)) if m.definition.summary == 'sum' else Mean(s / self.n if self.n else 0.0, self.n, self.skipped)
                 for k, m, s in zip(self.keys, self.measures, self.sums.tolist())}
-    def per_query(self)->dict:
-        "{qid: {measure: value}} (ints for the counts), as `Evaluation.per_query`."
-        counts = [m.definition.summary == 'sum' for m in self.measures]
-        cols = [self.values[:, j].astype(np.int64).tolist() if c else self.values[:, j].tolist() for j, c in enumerate(counts)]
-        return {q: dict(zip(self.keys, row)) for q, row in zip(self.qids.tolist(), zip(*cols))}
-    def to_frame(self):
-        "The per-query values as a pandas DataFrame (index: qid). Needs pandas."
-        import pandas as pd
-        return pd.DataFrame(self.values, index=pd.Index(self.qids, name='qid'), columns=self.keys)
     def report(self)->str:
         "What was evaluated and what was left out (as `Batch.report`), and from how many parts."
         lines = [f"{plural(self.n, 'query', 'queries')} evaluated ({self.in_run} in the run), {self.n_ret} documents ranked, "
