@@ -211,32 +211,29 @@ def _ours_e2e(qrels_path, run_path):
     yield {"queries": len(res), "means": _per_query_means(res)}
 
 
-@job("ours", "all_trec")
-def _ours_all_trec(qrels_path, run_path):
-    """rankmetrics trec_eval -q -m all_trec QRELS RUN, output to /dev/null"""
+def _ours_trec_eval(flags, qrels_path, run_path):
+    "The stage body of `rankmetrics trec_eval FLAGS QRELS RUN`, output to /dev/null."
     try:
         from rankmetrics_nb.trec_eval import main
     except ImportError as e:
         raise Unavailable(f"rankmetrics_nb.trec_eval: {e}") from None
     yield
     with open(os.devnull, "w") as out:
-        status = main(["-q", "-m", "all_trec", str(qrels_path), str(run_path)], out=out)
+        status = main(list(flags) + [str(qrels_path), str(run_path)], out=out)
     yield
     yield {"exit_status": status}
+
+
+@job("ours", "all_trec")
+def _ours_all_trec(qrels_path, run_path):
+    """rankmetrics trec_eval -q -m all_trec QRELS RUN, output to /dev/null"""
+    yield from _ours_trec_eval(["-q", "-m", "all_trec"], qrels_path, run_path)
 
 
 @job("ours", "all_prefs")
 def _ours_all_prefs(qrels_path, run_path):
     """rankmetrics trec_eval -q -R qrels_prefs -m all_prefs QRELS RUN, output to /dev/null"""
-    try:
-        from rankmetrics_nb.trec_eval import main
-    except ImportError as e:
-        raise Unavailable(f"rankmetrics_nb.trec_eval: {e}") from None
-    yield
-    with open(os.devnull, "w") as out:
-        status = main(["-q", "-R", "qrels_prefs", "-m", "all_prefs", str(qrels_path), str(run_path)], out=out)
-    yield
-    yield {"exit_status": status}
+    yield from _ours_trec_eval(["-q", "-R", "qrels_prefs", "-m", "all_prefs"], qrels_path, run_path)
 
 
 # --------------------------------------------------------------------------- pytrec_eval
