@@ -9,9 +9,10 @@ from functools import cached_property
 import numpy as np
 
 # %% auto #0
-__all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'preview', 'Batch', 'SubtopicBatch', 'is_real',
-           'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix', 'top_k', 'as_result', 'per_query',
-           'check_n_rel', 'safe_ratio', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
+__all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'SubtopicBatch',
+           'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix', 'top_k', 'as_result',
+           'per_query', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting',
+           'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -48,6 +49,23 @@ def plural(n:int, # how many
           )->str:
     "`n` and the right noun: '1 query', '3 queries'."
     return f"{n} {one if n == 1 else many}"
+
+def evaluated_report(n:int, # queries evaluated
+                     in_run:int, # of them, queries the run holds
+                     n_ret:int, # documents ranked
+                     ties:str, # the tie policy
+                     queries:str, # "run" or "qrels"
+                     missing_from_run, # qrels queries the run does not rank
+                     missing_from_qrels, # run queries without judgements
+                     more:str='', # what else the first line says (e.g. how many parts)
+                    )->str:
+    "What was evaluated and what was left out, as every batch and evaluation reports it."
+    lines = [f"{plural(n, 'query', 'queries')} evaluated ({in_run} in the run), {n_ret} documents ranked, "
+             f"ties={ties!r}, queries={queries!r}{more}"]
+    for ids, what in [(missing_from_run, 'in the qrels but not the run'),
+                      (missing_from_qrels, 'in the run but not the qrels (not evaluated)')]:
+        if len(ids): lines.append(f"{plural(len(ids), 'query', 'queries')} {what}: {preview(ids)}")
+    return '\n'.join(lines)
 
 def preview(ids, # the ids to list
             n:int=5, # how many to show
@@ -106,12 +124,8 @@ class Batch:
         return np.char.decode(out, 'utf-8', 'replace') if out.size else np.zeros(out.shape, str)
     def report(self)->str:
         "What was evaluated and what was left out."
-        lines = [f"{plural(len(self), 'query', 'queries')} evaluated ({self.in_run.sum()} in the run), "
-                 f"{int(self.n_ret.sum())} documents ranked, ties={self.ties!r}, queries={self.queries!r}"]
-        for ids, what in [(self.missing_from_run, 'in the qrels but not the run'),
-                          (self.missing_from_qrels, 'in the run but not the qrels (not evaluated)')]:
-            if len(ids): lines.append(f"{plural(len(ids), 'query', 'queries')} {what}: {preview(ids)}")
-        return '\n'.join(lines)
+        return evaluated_report(len(self), self.in_run.sum(), int(self.n_ret.sum()), self.ties, self.queries,
+                                self.missing_from_run, self.missing_from_qrels)
     def __repr__(self): return f"Batch({len(self)} queries × depth {self.depth}, ties={self.ties!r})"
 
 # %% ../nbs/00_kit.ipynb #225f2d54
@@ -212,7 +226,7 @@ def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D arra
 def top_k(m:np.ndarray, # a (queries × ranks) grade matrix
           k:int|None, # the cutoff (checked by `check_k`), or None for all ranks
          )->np.ndarray:
-    "The first `k` ranks of every row, padded with NaN (no document) up to `k` where a row is shorter (at most to the width of the matrix)."
+    "The first `k` ranks of every row (NaN marks ranks without a document); a `k` beyond the matrix's width is the whole matrix."
     k = check_k(k)
     if k is None or k <= m.shape[1]: return m[:, :k]
     return m

@@ -31,6 +31,8 @@ LAYOUTS = dict(
     run=dict(columns=('qid', 'Q0', 'docno', 'rank', 'score', 'tag'), kinds=('S', '-', 'S', '-', 'f8', '-'), extra=True),
     ranked_run=dict(columns=('qid', 'Q0', 'docno', 'rank', 'score', 'tag'), kinds=('S', '-', 'S', 'i8', 'f8', '-'), extra=True),
     subtopic_qrels=dict(columns=('qid', 'subtopic', 'docno', 'rel'), kinds=('S', 'S', 'S', 'i8'), extra=False),
+    prefs=dict(columns=('qid', 'jg', 'jsg', 'docno', 'level'), kinds=('S', 'S', 'S', 'S', 'f8'), extra=False),    # trec_eval -R prefs
+    qrels_prefs=dict(columns=('qid', 'jg', 'docno', 'level'), kinds=('S', 'S', 'S', 'f8'), extra=False),         # trec_eval -R qrels_prefs
 )
 _NOUNS = dict(rel='grade')   # what a column's value is called in messages
 _INT = re.compile(rb'[+-]?[0-9]{1,18}')

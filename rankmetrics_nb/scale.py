@@ -8,7 +8,7 @@ import glob, gzip, math, os, re, tempfile, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Mean, plural, preview
+from .kit import EvalInputError, QueryMismatchWarning, Mean, plural, evaluated_report
 from .reader import parse_text, read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text
 from .measures import parse_measure
@@ -43,12 +43,8 @@ class MergedEvaluation(PerQueryValues):
                 for k, m, s in zip(self.keys, self.measures, self.sums.tolist())}
     def report(self)->str:
         "What was evaluated and what was left out (as `Batch.report`), and from how many parts."
-        lines = [f"{plural(self.n, 'query', 'queries')} evaluated ({self.in_run} in the run), {self.n_ret} documents ranked, "
-                 f"ties={self.ties!r}, queries={self.queries!r}, from {plural(self.parts, 'part', 'parts')}"]
-        for ids, what in [(self.missing_from_run, 'in the qrels but not the run'),
-                          (self.missing_from_qrels, 'in the run but not the qrels (not evaluated)')]:
-            if len(ids): lines.append(f"{plural(len(ids), 'query', 'queries')} {what}: {preview(ids)}")
-        return '\n'.join(lines)
+        return evaluated_report(self.n, self.in_run, self.n_ret, self.ties, self.queries, self.missing_from_run,
+                                self.missing_from_qrels, f", from {plural(self.parts, 'part', 'parts')}")
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
         return f"MergedEvaluation({self.n} queries from {plural(self.parts, 'part', 'parts')}: {s})"

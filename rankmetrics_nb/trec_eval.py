@@ -261,14 +261,37 @@ def _utility_d(param, default)->float:
     try: return float(parts[3]) if len(parts) > 3 else 0.0
     except ValueError: return 0.0
 
-def _check_top_grades(b)->None:
+def _top_grades(b)->np.ndarray:
+    "Each query's top judged grade (0 when it has none)."
+    return b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b))
+
+def _check_top_grades(top:np.ndarray, # each evaluated query's top grade, in trec_eval's query order
+                      qids:np.ndarray, # the queries
+                     )->None:
     "trec_eval sizes a table by each query's top grade: it stops on a top grade <= -2, or -1 on the first query evaluated."
-    top = b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b))
-    bad = np.flatnonzero((top <= -2) | ((top == -1) & (np.arange(len(b)) == 0)))
+    bad = np.flatnonzero((top <= -2) | ((top == -1) & (np.arange(len(top)) == 0)))
     if bad.size:
-        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {preview(b.qids[bad], 10)}: every judgement has a negative grade; "
+        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {preview(qids[bad], 10)}: every judgement has a negative grade; "
                              f"trec_eval stops with an error on such a query (top grade -2 or less, or -1 on the first query "
                              f"evaluated); give it a grade >= 0 or drop it")
+
+def _mismatch(dropped, # run queries without judgements
+              skipped, # qrels queries without results
+              n:int, # queries evaluated
+              all_queries:bool, # -c
+             )->list:
+    "The notes about queries found on one side only, as trec_eval's drop-in says them on stderr."
+    out = []
+    if len(dropped):
+        k = len(dropped)
+        out.append(f"{k} run quer{'y has' if k == 1 else 'ies have'} no judgements and "
+                   f"{'is' if k == 1 else 'are'} not evaluated: {preview(dropped, 10)}")
+    if len(skipped):
+        k = len(skipped)
+        out.append(f"{k} qrels quer{'y has' if k == 1 else 'ies have'} no results: {preview(skipped, 10)}; " +
+                   ("counted as 0 (-c)" if all_queries else
+                    f"skipped, as trec_eval 9 does (the means are over the {n} queries in both files; -c counts them as 0)"))
+    return out
 
 # %% ../nbs/12_trec_eval.ipynb #12e8af13
 def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or `Qrels`
@@ -306,20 +329,11 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
         if rel_format == 'qrels_jg': b = jg_queries(qrels, run, level, depth, 'qrels' if all_queries else 'run', judged_only, version)
         elif rel_format in PREFS_FORMATS: b = pref_counts(qrels, run, rel_format, depth, 'qrels' if all_queries else 'run')
         else: b = join(qrels, run, ties='double' if version == 10 else 'trec', rel=level, depth=depth, queries='qrels' if all_queries else 'run')
-    mismatch = []
-    if len(b.missing_from_qrels):
-        k = len(b.missing_from_qrels)
-        mismatch.append(f"{k} run quer{'y has' if k == 1 else 'ies have'} no judgements and "
-                        f"{'is' if k == 1 else 'are'} not evaluated: {preview(b.missing_from_qrels, 10)}")
-    if len(b.missing_from_run):
-        k = len(b.missing_from_run)
-        mismatch.append(f"{k} qrels quer{'y has' if k == 1 else 'ies have'} no results: {preview(b.missing_from_run, 10)}; " +
-                        ("counted as 0 (-c)" if all_queries else
-                         f"skipped, as trec_eval 9 does (the means are over the {len(b)} queries in both files; -c counts them as 0)"))
+    mismatch = _mismatch(b.missing_from_qrels, b.missing_from_run, len(b), all_queries)
     if mismatch: warnings.warn(QueryMismatchWarning(' | '.join(mismatch)), stacklevel=2)
     notes += mismatch
     if len(b) == 0: raise EvalInputError("no queries with both results and relevance information")
-    if rel_format == 'qrels' and any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(b)
+    if rel_format == 'qrels' and any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(_top_grades(b), b.qids)
     n = len(b) if n_queries is None else int(n_queries)
     if n < len(b): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(b)})")
     q = b if rel_format != 'qrels' else trec_queries(b, level=level, judged_only=judged_only, version=version,
@@ -380,7 +394,7 @@ def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:in
                      ties='double' if version == 10 else 'trec', rel=level, depth=depth)
         if len(b) == 0: continue
         q = trec_queries(b, level=level, judged_only=judged_only, version=version, num_docs_in_coll=num_docs_in_coll)
-        parts.append((q.qids, b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b)), _columns(plan, q, runid, z, np.zeros(len(q), bool))))
+        parts.append((q.qids, _top_grades(b), _columns(plan, q, runid, z, np.zeros(len(q), bool))))
     if not parts: raise EvalInputError("no queries with both results and relevance information")
     qids = np.concatenate([p[0] for p in parts])
     o = np.argsort(np.char.encode(qids.astype(str), 'utf-8'), kind='stable')     # trec_eval's order: byte order of the ids
@@ -390,13 +404,8 @@ def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:in
     ran = np.unique(np.concatenate(seen))
     judged = np.unique(qrels.qid)
     dropped, skipped = ids_text(np.setdiff1d(ran, judged)), ids_text(np.setdiff1d(judged, ran))
-    for ids, what in [(dropped, 'run quer{} no judgements and {} not evaluated'), (skipped, 'qrels quer{} no results; skipped, as trec_eval 9 does')]:
-        if len(ids): notes.append(f"{len(ids)} " + what.format('y has' if len(ids) == 1 else 'ies have', 'is' if len(ids) == 1 else 'are')
-                                  + f": {preview(ids, 10)}")
-    bad = np.flatnonzero((top <= -2) | ((top == -1) & (np.arange(len(top)) == 0)))
-    if bad.size and any(m.name not in ('runid', 'num_q') for m, _ in plan):
-        raise EvalInputError(f"quer{'y' if len(bad) == 1 else 'ies'} {preview(qids[bad], 10)}: every judgement has a negative grade; "
-                             f"trec_eval stops with an error on such a query")
+    notes += _mismatch(dropped, skipped, len(qids), False)
+    if any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(top, qids)
     n = len(qids) if n_queries is None else int(n_queries)
     if n < len(qids): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(qids)})")
     _summarise(cols, n, z, version, None)

@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass
 import numpy as np
 from .kit import EvalInputError, plural
-from .reader import LAYOUTS, parse_text, read_bytes
+from .reader import parse_text, read_bytes
 from .inputs import read_run, id_bytes
 from .trec_registry import TrecMeasure
 from .trec_measures import TREC_MEASURES
@@ -19,9 +19,7 @@ __all__ = ['PREFS_FORMATS', 'PREFS_MEASURES', 'PREFS_NICKNAMES', 'Prefs', 'read_
            'prefs_avgjg_Rnonrel']
 
 # %% ../nbs/13a_trec_prefs.ipynb #a406f096
-LAYOUTS.setdefault('prefs', dict(columns=('qid', 'jg', 'jsg', 'docno', 'level'), kinds=('S', 'S', 'S', 'S', 'f8'), extra=False))
-LAYOUTS.setdefault('qrels_prefs', dict(columns=('qid', 'jg', 'docno', 'level'), kinds=('S', 'S', 'S', 'f8'), extra=False))
-PREFS_FORMATS = ('prefs', 'qrels_prefs')
+PREFS_FORMATS = ('prefs', 'qrels_prefs')     # their layouts are in the reader's `LAYOUTS`
 
 @dataclass(eq=False)
 class Prefs:
