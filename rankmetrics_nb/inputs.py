@@ -20,9 +20,8 @@ __all__ = ['id_bytes', 'ids_text', 'id_at', 'Qrels', 'Run', 'read_qrels', 'read_
 _NUL = "an id holds a NUL character, which ids may not hold (a byte string drops a trailing one, so two ids could become one)"
 
 def _has_nul(values)->bool:
-    "Whether any of the string `values` holds a NUL character (one C-speed join; non-strings hold none)."
-    try: return '\x00' in ''.join(values)
-    except TypeError: return any(isinstance(v, str) and '\x00' in v for v in values)
+    "Whether any of the `values` holds a NUL character (one C-speed join; numbers print without one)."
+    return '\x00' in ''.join(map(str, values))
 
 def id_bytes(values, # ids: strings, bytes or numbers
             )->np.ndarray:
