@@ -17,11 +17,11 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F', 'Rprec', 'Success',
            'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG',
            'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation',
-           'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries',
-           'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare',
-           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex',
-           'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
-           'dask_evaluation', 'evaluate_runs', 'local_cluster']
+           'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval',
+           'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
+           'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
+           'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
+           'local_cluster']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -42,7 +42,7 @@ from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, cano
                                      P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged, NumRet, NumRel, NumRelRet, NumQ,
                                      MAP, MRR, NDCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall)
 from .evaluator import evaluate, evaluation, Evaluation, PerQueryValues
-from .trec_registry import TrecMeasure, TREC_REGISTRY
+from .trec_registry import TrecMeasure
 from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
 from .significance import adjust_pvalues
@@ -62,7 +62,7 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure',
          'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
          'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'PerQueryValues',
-         'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
+         'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
          'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',

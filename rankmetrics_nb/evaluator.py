@@ -49,6 +49,7 @@ class Evaluation(PerQueryValues):
     def _summary(self, j:int):
         m, v = self.measures[j], self.values[:, j]
         if m.definition.summary == 'sum': return int(v.sum())
+        if m.definition.summary == 'gm': return Mean(m.summarise(v), len(v), self.skipped)   # trec_eval's gm_map, gm_bpref
         return Mean(query_mean(v), len(v), self.skipped)      # query_mean: 0.0 when no query is evaluated
     def means(self)->dict:
         "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
@@ -70,6 +71,7 @@ def _keyed(measures)->tuple:
 
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."
+    for m in parsed: m.check_evaluable()
     needs = {m.definition.needs for m in parsed}
     if needs == {'batch'}: return join(qrels, run, ties=ties, depth=depth, queries=queries)
     if needs == {'subtopics'}: return join_subtopics(qrels, run, ties=ties, depth=depth, queries=queries)

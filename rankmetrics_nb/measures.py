@@ -4,37 +4,61 @@
 
 # %% ../nbs/09_measures.ipynb #7b381d53
 from __future__ import annotations
-import difflib, re
-from dataclasses import dataclass, field
+import difflib, math, re
+from dataclasses import dataclass, field, replace
 from typing import Callable
 import numpy as np
-from .kit import EvalInputError, check_k, check_rel
+from .kit import EvalInputError, Batch, check_k, check_rel
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision, DENOMINATORS
 from .dcg import dcg, ndcg
 from .err import err
-from .diversity import alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
+from .diversity import alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 
 # %% auto #0
-__all__ = ['REGISTRY', 'ALIASES', 'TREC_NAMES', 'TREC_CUTOFF_NAMES', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG',
-           'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA',
-           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Param', 'MeasureDef', 'register', 'Measure',
-           'known_names', 'parse_measure', 'canonical', 'measure', 'registry_table']
+__all__ = ['TOOLS', 'REGISTRY', 'GM_FLOOR', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged',
+           'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_DCG', 'alpha_nDCG', 'ERR_IA',
+           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'IR_MEASURES_NOT_HERE', 'Param', 'MeasureDef',
+           'register', 'attach_trec', 'trec_forms', 'judged_only', 'Measure', 'known_names', 'parse_measure',
+           'canonical', 'measure', 'registry_table']
 
 # %% ../nbs/09_measures.ipynb #49744b4d
+_TRUE, _FALSE = ('true', 'True', '1', 'yes'), ('false', 'False', '0', 'no')
+
+def _mapping(text:str, measure:str, name:str)->dict:
+    "{grade: gain} from `{0:0,1:1,2:3}` (braces optional)."
+    t = text.strip()
+    if t.startswith('{') and t.endswith('}'): t = t[1:-1]
+    out = {}
+    for item in filter(None, (s.strip() for s in t.split(','))):
+        g, sep, v = item.partition(':')
+        try: g, v = float(g), float(v)
+        except ValueError: g = None
+        if not sep or g is None or not (math.isfinite(g) and math.isfinite(v)):
+            raise EvalInputError(f"{measure}: {name}={text!r} must map grades to gains, e.g. {{0:0,1:1,2:3}}")
+        out[int(g) if g == int(g) else g] = int(v) if v == int(v) else v
+    return out
+
 @dataclass(frozen=True)
 class Param:
     "One parameter a measure declares: its name, default, kind of value and meaning."
     name: str
     default: object
-    kind: object             # int, float, 'number', or a tuple of the allowed words
+    kind: object             # int, float, 'number', bool, 'mapping' ({grade: gain}), or a tuple of the allowed words
     doc: str
     words: tuple = ()        # words a numeric parameter also accepts (e.g. max_grade='query')
 
-    def parse(self, text:str, measure:str):
-        "The value written as `text`, checked against this parameter's kind."
-        t = text.strip().strip('\'"')
+    def parse(self, text, measure:str):
+        "The value written as `text` (or given as a Python value), checked against this parameter's kind."
+        if self.kind == 'mapping':
+            if isinstance(text, dict): text = '{' + ','.join(f'{g}:{v}' for g, v in text.items()) + '}'
+            return _mapping(str(text), measure, self.name)
+        t = str(text).strip().strip('\'"')
+        if self.kind is bool:
+            if t in _TRUE: return True
+            if t in _FALSE: return False
+            raise EvalInputError(f"{measure}: {self.name}={text!r} must be true or false")
         if isinstance(self.kind, tuple):
             if t in self.kind: return t
             raise EvalInputError(f"{measure}: {self.name}={text!r} is not allowed; choose one of: {', '.join(self.kind)}")
@@ -47,141 +71,240 @@ class Param:
             raise EvalInputError(f"{measure}: {self.name}={text!r} must be {want}{extra}")
         return int(v) if self.kind is int or (self.kind == 'number' and v == int(v)) else v
 
+    def text(self, value)->str:
+        "How `value` is written in a canonical name."
+        if isinstance(value, dict): return '{' + ','.join(f'{g}:{v}' for g, v in value.items()) + '}'
+        return str(value)
+
 # %% ../nbs/09_measures.ipynb #0f792e45
+TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics')   # the tools whose names the registry records
+
 @dataclass(frozen=True)
 class MeasureDef:
-    "A registry entry: a measure's name, meaning, parameters, cutoff rule and summary."
+    "A registry entry: a measure's name, meaning, parameters, cutoff rule, summary, names in other tools and computation."
     name: str
     doc: str
     compute: Callable        # (batch, k, **params) -> one value per query
     params: tuple = ()       # `Param`s, in the order the canonical form writes them
-    cutoff: str = 'optional' # 'optional', 'required' or 'none'
-    summary: str = 'mean'    # how per-query values become one number: 'mean' or 'sum' (counts)
-    needs: str = 'batch'     # 'batch' (joins.join) or 'subtopics' (joins.join_subtopics)
+    cutoff: str = 'optional' # 'optional', 'required', 'none', or the name of the parameter `@x` sets (IPrec@0.5: recall)
+    summary: str = 'mean'    # per-query values to one number: 'mean', 'sum' (counts) or 'gm' (geometric mean)
+    needs: str = 'batch'     # what it reads: 'batch', 'subtopics', or only the trec_eval front end can give it ('prefs', ...)
     source: str = ''         # the module function it calls, for the docs
+    aliases: dict = field(default_factory=dict)    # {other name we read: {parameter: value it fixes}}
+    names: dict = field(default_factory=dict)      # {tool: 'its names for this measure'} (trec_eval's come from `trec`)
+    formula: str = ''        # LaTeX
+    cite: str = ''           # where the measure is defined (paper, DOI)
+    translate: dict = field(default_factory=dict)  # {ir_measures parameter: function value -> {our parameter: value}}
+    trec: list = field(default_factory=list)       # trec_eval's forms of it (`TrecMeasure`), attached by the trec_eval pages
 
     def param(self, name:str)->Param:
         "The declared parameter `name`, or an error listing the declared ones."
         for p in self.params:
             if p.name == name: return p
-        have = ', '.join(p.name for p in self.params) or 'none'
-        close = difflib.get_close_matches(name, [p.name for p in self.params], n=3, cutoff=0.5)
+        have = ', '.join([p.name for p in self.params] + list(self.translate)) or 'none'
+        close = difflib.get_close_matches(name, [p.name for p in self.params] + list(self.translate), n=3, cutoff=0.5)
         hint = f"; did you mean {' or '.join(close)}?" if close else ''
         raise EvalInputError(f"{self.name} has no parameter {name!r}{hint} (its parameters: {have})")
 
 # %% ../nbs/09_measures.ipynb #db129d2f
-REGISTRY = {}    # canonical name -> MeasureDef
-ALIASES = {}     # other name -> (canonical name, {parameter: value it fixes})
+REGISTRY = {}    # canonical name -> MeasureDef: the one table of measures
+
+_JUDGED_ONLY = Param('judged_only', False, bool, "rank only the judged documents (grade ≥ 0), as trec_eval's -J and ir_measures' judged_only")
 
 def register(name:str, # the canonical name
              doc:str, # one line: what the measure computes
              params:tuple=(), # its `Param`s
-             cutoff:str='optional', # 'optional', 'required' or 'none'
-             summary:str='mean', # 'mean' or 'sum'
-             needs:str='batch', # 'batch' or 'subtopics'
+             cutoff:str='optional', # 'optional', 'required', 'none', or the parameter `@x` sets
+             summary:str='mean', # 'mean', 'sum' or 'gm'
+             needs:str='batch', # 'batch', 'subtopics', or a trec_eval-only input ('prefs', 'qrels_jg', 'trec_eval')
              aliases:dict=None, # {alias: {parameter: value}}, e.g. {'MRR': {}}
+             *, names:dict=None, # {tool: its names}, for the cheat sheet
+             formula:str='', # LaTeX
+             cite:str='', # paper, DOI
+             translate:dict=None, # {ir_measures parameter: value -> {our parameter: value}}
             ):
-    "Decorator: add the function below to the registry as measure `name`."
+    "Decorator: add the function below to the registry as measure `name` (a batch measure also gets `judged_only`); registering a name again replaces its entry."
     def add(f):
-        REGISTRY[name] = MeasureDef(name, doc, f, tuple(params), cutoff, summary, needs, f.__doc__ or '')
-        for a, fixed in (aliases or {}).items(): ALIASES[a] = (name, dict(fixed))
+        taken = {a: c for a, (c, _) in _alias_index().items() if c != name} | {n: n for n in REGISTRY if n != name}
+        for a in [name, *(aliases or {})]:
+            if a in taken: raise EvalInputError(f"measure name {a!r} is already taken by {taken[a]!r}")
+        ps = tuple(params) + ((_JUDGED_ONLY,) if needs == 'batch' and name != 'NumQ' else ())
+        REGISTRY[name] = MeasureDef(name, doc, f, ps, cutoff, summary, needs, f.__doc__ or '', dict(aliases or {}),
+                                    dict(names or {}), formula, cite, dict(translate or {}))
+        _alias_index.cache = None
         return f
     return add
+
+def _alias_index()->dict:
+    "{alias: (canonical name, fixed parameters)}, built from the entries (not a second table)."
+    if getattr(_alias_index, 'cache', None) is None:
+        _alias_index.cache = {a: (d.name, fixed) for d in REGISTRY.values() for a, fixed in d.aliases.items()}
+    return _alias_index.cache
+
+# %% ../nbs/09_measures.ipynb #3c130456
+def attach_trec(form, # a `TrecMeasure` whose `measure` names a registry entry
+               ):
+    "Record `form` as trec_eval's way of naming, parameterising and printing the registry entry it names."
+    if form.measure not in REGISTRY: raise EvalInputError(f"trec_eval measure {form.name!r}: no registry entry {form.measure!r}")
+    for d in REGISTRY.values(): d.trec[:] = [f for f in d.trec if f.name != form.name]     # attaching again replaces
+    REGISTRY[form.measure].trec.append(form)
+    _trec_index.cache = None
+
+def _trec_index()->dict:
+    "{trec_eval name: its form}, built from the entries."
+    if getattr(_trec_index, 'cache', None) is None:
+        _trec_index.cache = {f.name: f for d in REGISTRY.values() for f in d.trec}
+    return _trec_index.cache
+
+def trec_forms(rel_format:str='qrels', # trec_eval's -R: which relevance format the measures read
+              )->dict:
+    "{trec_eval name: `TrecMeasure`} of every measure trec_eval computes under `rel_format`, in trec_eval's print order."
+    forms = [f for f in _trec_index().values() if rel_format in f.formats]
+    return {f.name: f for f in sorted(forms, key=lambda f: f.order)}
 
 # %% ../nbs/09_measures.ipynb #c48858f5
 _REL = Param('rel', 1, int, 'the lowest grade counted as relevant')
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
 
-@register('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)', [_REL])
+@register('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)', [_REL],
+          aliases={'Precision': {}}, names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
+          formula=r'\frac{1}{k}\sum_{i\le k} r_i')
 def _p(b, k, rel): "precision.precision"; return precision(b, k, rel=rel)
 
-@register('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}})
+@register('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}},
+          names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'), formula=r'\frac{1}{R}\sum_{i\le k} r_i')
 def _r(b, k, rel): "precision.recall"; return recall(b, k=k, rel=rel)
 
-@register('F', 'F-measure: weighted harmonic mean of P@k and R@k', [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL],
-          aliases={'F1': {'beta': 1.0}})
+@register('F', 'F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures\' SetF(beta=b) is F(beta=√b))',
+          [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}},
+          names=dict(ranx='f1 (beta=1)'), formula=r'\frac{(1+\beta^2)\,P R}{\beta^2 P + R}')
 def _f(b, k, beta, rel): "precision.f_measure"; return f_measure(b, k=k, beta=beta, rel=rel)
 
-@register('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none')
+@register('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none',
+          aliases={'RPrec': {}}, names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'),
+          formula=r'\frac{1}{R}\sum_{i\le R} r_i')
 def _rprec(b, k, rel): "precision.r_precision"; return r_precision(b, rel=rel)
 
-@register('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}})
+@register('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}},
+          names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate'), formula=r'[\sum_{i\le k} r_i > 0]')
 def _success(b, k, rel): "precision.success"; return success(b, k, rel=rel)
 
 @register('RR', 'reciprocal rank of the first relevant (or first most relevant) document in the top k',
           [_REL, Param('by', 'first', ('first', 'most_relevant'), 'which document: the first relevant, or the first with the top grade')],
-          aliases={'MRR': {}})
+          aliases={'MRR': {}}, names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'), formula=r'1/\min\{i: r_i = 1\}')
 def _rr(b, k, rel, by): "reciprocal_rank.reciprocal_rank"; return reciprocal_rank(b, k, rel=rel, by=by)
 
 @register('AP', 'average precision: precision at each relevant document in the top k, summed, over the denominator',
           [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS), 'n_rel (trec_eval), retrieved, or min_n_rel_k')],
-          aliases={'MAP': {}})
+          aliases={'MAP': {}}, names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'),
+          formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i')
 def _ap(b, k, rel, denominator): "average_precision.average_precision"; return average_precision(b, k=k, rel=rel, denominator=denominator)
 
 _GAIN = Param('gain', 'linear', ('linear', 'exp'), 'linear: the grade; exp: 2^grade - 1')
+_GAINS = Param('gains', None, 'mapping', "a {grade: gain} map replacing the gain of the grades it names (ir_measures' gains)")
 _DISCOUNT = Param('discount', 'log2', ('log2', 'jk'), 'log2: 1/log2(i+1); jk: Järvelin–Kekäläinen, no discount above rank `base`')
 _BASE = Param('base', 2, 'number', "the logarithm's base of discount=jk")
+_IR_DCG = {'dcg': lambda v: {'gain': {'log2': 'linear', 'exp-log2': 'exp'}[v]} if v in ('log2', 'exp-log2') else
+                  _bad_choice('dcg', v, ('log2', 'exp-log2'))}
 
-@register('DCG', 'discounted cumulative gain of the top k', [_GAIN, _DISCOUNT, _BASE])
-def _dcg(b, k, gain, discount, base): "dcg.dcg"; return dcg(b, k, gain=gain, discount=discount, base=base if discount == 'jk' else None)
+def _bad_choice(name, v, allowed): raise EvalInputError(f"{name}={v!r} is not allowed; choose one of: {', '.join(allowed)}")
+def _gain_of(gain, gains): return gain if gains is None else gains
 
-@register('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _DISCOUNT, _BASE,
+@register('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG,
+          names=dict(ranx='dcg', sklearn='dcg_score'), formula=r'\sum_{i\le k} g_i / \log_2(i+1)')
+def _dcg(b, k, gain, gains, discount, base):
+    "dcg.dcg"
+    return dcg(b, k, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
+
+@register('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _GAINS, _DISCOUNT, _BASE,
           Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'), "the ideal ranking's documents: all judged ones (trec_eval), the returned ones, or the returned top k (scikit-learn)")],
-          aliases={'NDCG': {}})
-def _ndcg(b, k, gain, discount, base, ideal):
+          aliases={'NDCG': {}}, translate=_IR_DCG, formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
+          names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score', torchmetrics='RetrievalNormalizedDCG'))
+def _ndcg(b, k, gain, gains, discount, base, ideal):
     "dcg.ndcg"
-    return ndcg(b, k, ideal=ideal, gain=gain, discount=discount, base=base if discount == 'jk' else None)
+    return ndcg(b, k, ideal=ideal, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
 @register('ERR', 'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
-          [Param('max_grade', 4, 'number', 'the top grade of the scale, or query: each query\'s top judged grade', words=('query',))])
+          [Param('max_grade', 4, 'number', 'the top grade of the scale, or query: each query\'s top judged grade', words=('query',))],
+          names=dict(ir_measures='ERR (gdeval)'), formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
+          cite='Chapelle, Metzler, Zhang, Grinspan 2009, Expected reciprocal rank for graded relevance, CIKM, DOI 10.1145/1645953.1646033')
 def _err(b, k, max_grade): "err.err"; return err(b, k, max_grade=max_grade)
 
-@register('Judged', 'the share of the top k that is judged (unjudged and missing ranks count as not judged)', cutoff='required')
-def _judged(b, k, **_): "kit.Batch.judged"; return b.judged[:, :k].sum(axis=1) / k
+@register('Judged', "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
+          [Param('over', 'retrieved', ('retrieved', 'k'), "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
+          names=dict(ir_measures='Judged'), formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]')
+def _judged(b, k, over):
+    "kit.Batch.judged"
+    top = b.n_ret if k is None else np.minimum(b.n_ret, k) if over == 'retrieved' else np.full(len(b), k)
+    found = b.judged.sum(axis=1) if k is None else b.judged[:, :k].sum(axis=1)
+    return np.divide(found, top, out=np.zeros(len(b)), where=top > 0)
 
-@register('NumRet', 'documents retrieved', cutoff='none', summary='sum')
-def _num_ret(b, k): "kit.Batch.n_ret"; return b.n_ret.astype(np.float64)
+@register('NumRet', "documents retrieved; with rel given, the relevant ones retrieved (ir_measures' reading)",
+          [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant')], cutoff='none', summary='sum',
+          names=dict(ir_measures='NumRet', ranx='num_ret (NumRet)'))
+def _num_ret(b, k, rel):
+    "kit.Batch.n_ret"
+    if rel is None: return b.n_ret.astype(np.float64)
+    return ((b.grades >= check_rel(rel)) & b.judged).sum(axis=1).astype(np.float64)
 
-@register('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum')
+@register('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum', names=dict(ir_measures='NumRel'))
 def _num_rel(b, k, rel): "kit.Batch.n_rel_at"; return b.n_rel_at(check_rel(rel)).astype(np.float64)
 
-@register('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum')
+@register('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum', names=dict(ir_measures='NumRelRet (NumRet(rel=1))'))
 def _num_rel_ret(b, k, rel):
     "kit.Batch.grades"
-    g = b.grades[:, :check_k(k)]
+    g = b.grades if k is None else b.grades[:, :check_k(k)]
     return ((g >= check_rel(rel)) & b.judged[:, :g.shape[1]]).sum(axis=1).astype(np.float64)
 
-@register('NumQ', 'queries evaluated', cutoff='none', summary='sum')
+@register('NumQ', 'queries evaluated', cutoff='none', summary='sum', names=dict(ir_measures='NumQ'))
 def _num_q(b, k): "kit.Batch"; return np.ones(len(b))
 
-@register('alpha_nDCG', 'α-nDCG: novelty-discounted gain over the greedy ideal\'s', [_ALPHA], needs='subtopics')
+@register('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA], needs='subtopics', aliases={'α_DCG': {}},
+          names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)'))
+def _alpha_dcg(s, k, alpha): "diversity.alpha_dcg"; return alpha_dcg(s, k, alpha=alpha)
+
+@register('alpha_nDCG', 'α-nDCG: novelty-discounted gain over the greedy ideal\'s', [_ALPHA], needs='subtopics', aliases={'α_nDCG': {}},
+          names=dict(ir_measures='alpha_nDCG, α_nDCG (pyndeval)'),
+          cite='Clarke et al. 2008, Novelty and diversity in information retrieval evaluation, SIGIR, DOI 10.1145/1390334.1390446')
 def _alpha_ndcg(s, k, alpha): "diversity.alpha_ndcg"; return alpha_ndcg(s, k, alpha=alpha)
 
-@register('ERR_IA', 'intent-aware ERR, normalised as ndeval does', [_ALPHA], needs='subtopics')
+@register('ERR_IA', 'intent-aware ERR, normalised as ndeval does', [_ALPHA], needs='subtopics', names=dict(ir_measures='ERR_IA (pyndeval)'))
 def _err_ia(s, k, alpha): "diversity.err_ia"; return err_ia(s, k, alpha=alpha)
 
-@register('nERR_IA', 'ERR-IA over the ideal ranking\'s ERR-IA', [_ALPHA], needs='subtopics')
+@register('nERR_IA', 'ERR-IA over the ideal ranking\'s ERR-IA', [_ALPHA], needs='subtopics', names=dict(ir_measures='nERR_IA (pyndeval)'))
 def _nerr_ia(s, k, alpha): "diversity.nerr_ia"; return nerr_ia(s, k, alpha=alpha)
 
-@register('NRBP', 'novelty- and rank-biased precision', [_ALPHA, Param('beta', 0.5, float, 'patience: the chance of reading on')], needs='subtopics')
+@register('NRBP', 'novelty- and rank-biased precision', [_ALPHA, Param('beta', 0.5, float, 'patience: the chance of reading on')],
+          needs='subtopics', names=dict(ir_measures='NRBP (pyndeval)'))
 def _nrbp(s, k, alpha, beta): "diversity.nrbp"; return nrbp(s, k, alpha=alpha, beta=beta)
 
-@register('nNRBP', 'NRBP over the ideal ranking\'s NRBP', [_ALPHA, Param('beta', 0.5, float, 'patience: the chance of reading on')], needs='subtopics')
+@register('nNRBP', 'NRBP over the ideal ranking\'s NRBP', [_ALPHA, Param('beta', 0.5, float, 'patience: the chance of reading on')],
+          needs='subtopics', names=dict(ir_measures='nNRBP (pyndeval)'))
 def _nnrbp(s, k, alpha, beta): "diversity.nnrbp"; return nnrbp(s, k, alpha=alpha, beta=beta)
 
-@register('P_IA', 'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics')
+@register('P_IA', 'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics',
+          names=dict(ir_measures='P_IA (pyndeval)'))
 def _p_ia(s, k): "diversity.p_ia"; return p_ia(s, k)
 
-@register('MAP_IA', 'intent-aware AP: each subtopic\'s AP, averaged over subtopics', needs='subtopics')
+@register('MAP_IA', 'intent-aware AP: each subtopic\'s AP, averaged over subtopics', needs='subtopics', aliases={'AP_IA': {}},
+          names=dict(ir_measures='AP_IA, MAP_IA (pyndeval)'))
 def _map_ia(s, k): "diversity.map_ia"; return map_ia(s, k)
 
-@register('StRecall', 'subtopic recall: the share of subtopics covered by the top k', needs='subtopics', aliases={'strec': {}})
+@register('StRecall', 'subtopic recall: the share of subtopics covered by the top k', needs='subtopics', aliases={'strec': {}},
+          names=dict(ir_measures='StRecall (pyndeval)'))
 def _strec(s, k): "diversity.strec"; return strec(s, k)
 
 # %% ../nbs/09_measures.ipynb #d81641af
-TREC_NAMES = {'map': 'AP', 'recip_rank': 'RR', 'ndcg': 'nDCG', 'Rprec': 'Rprec', 'set_P': 'P', 'set_recall': 'R',
-              'set_F': 'F', 'num_ret': 'NumRet', 'num_rel': 'NumRel', 'num_rel_ret': 'NumRelRet', 'num_q': 'NumQ'}
-TREC_CUTOFF_NAMES = {'P': 'P', 'recall': 'R', 'map_cut': 'AP', 'ndcg_cut': 'nDCG', 'success': 'Success'}
+def judged_only(b:Batch, # a joined batch
+               )->Batch:
+    "`b` with only its judged documents (grade ≥ 0) ranked, in their order: trec_eval's -J, ir_measures' judged_only."
+    keep = b.judged & (np.nan_to_num(b.grades, nan=-1) >= 0)
+    order = np.argsort(~keep, axis=1, kind='stable')
+    n = keep.sum(axis=1)
+    width = int(n.max(initial=0))
+    inside = np.arange(width) < n[:, None]
+    grades = np.where(inside, np.take_along_axis(b.grades, order, axis=1)[:, :width], np.nan)
+    return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None)
 
 # %% ../nbs/09_measures.ipynb #c6f29e98
 @dataclass(frozen=True)
@@ -195,19 +318,42 @@ class Measure:
     def definition(self)->MeasureDef: return REGISTRY[self.name]
     def __str__(self):
         d = self.definition
-        shown = [f'{n}={v}' for (n, v), p in zip(self.params, d.params) if v != p.default]
-        return self.name + (f"({','.join(shown)})" if shown else '') + (f'@{self.k}' if self.k is not None else '')
+        at = dict(self.params).get(d.cutoff) if d.cutoff not in _CUTOFF_RULES else self.k
+        shown = [f'{n}={p.text(v)}' for (n, v), p in zip(self.params, d.params) if v != p.default and n != d.cutoff]
+        return self.name + (f"({','.join(shown)})" if shown else '') + (f'@{at}' if at is not None else '')
+    def check_evaluable(self):
+        "Raise unless `evaluate` can compute it: it reads a joined batch, or subtopics (else only trec_eval's front end can)."
+        if self.definition.needs not in ('batch', 'subtopics'): raise EvalInputError(_front_end_only(self.definition))
+    def summarise(self, values:np.ndarray)->float:
+        "The one number its per-query values summarise to: their mean, sum or geometric mean (0.0 for no query)."
+        s = self.definition.summary
+        if s == 'sum': return float(np.sum(values))
+        if not len(values): return 0.0
+        if s == 'gm': return float(np.exp(np.cumsum(np.log(np.maximum(values, GM_FLOOR)))[-1] / len(values)))
+        return float(np.cumsum(values)[-1] / len(values))
     def compute(self, batch)->np.ndarray:
         "One value per query of `batch` (a `Batch`, or a `SubtopicBatch` for diversity measures)."
-        return np.asarray(self.definition.compute(batch, self.k, **dict(self.params)), np.float64)
+        d, params = self.definition, dict(self.params)
+        self.check_evaluable()
+        if params.pop('judged_only', False): batch = judged_only(batch)
+        return np.asarray(d.compute(batch, self.k, **params), np.float64)
+
+_CUTOFF_RULES = ('optional', 'required', 'none')
+GM_FLOOR = 1e-5     # trec_eval's floor under a geometric mean's values (gm_map, gm_bpref)
+
+def _front_end_only(d:MeasureDef)->str:
+    what = {'prefs': "reads preference judgements (trec_eval -R prefs or qrels_prefs)",
+            'qrels_jg': "reads judgement groups (trec_eval -R qrels_jg)",
+            'trec_eval': "is printed by trec_eval, not a value per query"}.get(d.needs, f"reads {d.needs}")
+    return f"{d.name} {what}: compute it with rankmetrics_nb.trec_eval (the `rankmetrics trec_eval` command)"
 
 # %% ../nbs/09_measures.ipynb #89a4c162
-_NAME = re.compile(r'^\s*(?P<name>[A-Za-z][\w\-]*?)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<k>[^@()\s]+))?\s*$')
-_TREC_CUT = re.compile(r'^(?P<name>P|recall|map_cut|ndcg_cut|success)_(?P<k>\d+)$')
+_NAME = re.compile(r'^\s*(?P<name>\w[\w\-.]*?)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<k>[^@()\s]+))?\s*$')
 
 def known_names()->list:
-    "Every name the parser accepts without parameters or cutoff (registry names, aliases, trec_eval names)."
-    return [*REGISTRY, *ALIASES, *TREC_NAMES, *(f'{t}_10' for t in TREC_CUTOFF_NAMES)]
+    "Every name the parser accepts without parameters or cutoff: registry names, aliases, trec_eval's names."
+    cut = [f'{f.name}_10' for f in _trec_index().values() if f.params == 'long_cutoffs']
+    return [*REGISTRY, *_alias_index(), *(n for n, f in _trec_index().items() if f.params != 'long_cutoffs'), *cut]
 
 def _unknown(name:str, text:str)->EvalInputError:
     pool = known_names()
@@ -215,16 +361,30 @@ def _unknown(name:str, text:str)->EvalInputError:
     close = ([lower[name.lower()]] if name.lower() in lower else []) + difflib.get_close_matches(name, pool, n=4, cutoff=0.5)
     close = list(dict.fromkeys(close))[:4]
     hint = f"; did you mean {', '.join(close)}?" if close else ''
-    return EvalInputError(f"unknown measure {text!r}{hint} (known: {', '.join(REGISTRY)}; see rankmetrics_nb.measures.REGISTRY)")
+    return EvalInputError(f"unknown measure {text!r}{hint} (the measures: rankmetrics_nb.measures.REGISTRY, or the measures page)")
+
+def _trec_name(name:str, text:str):
+    "(registry name, fixed parameters, cutoff) for a trec_eval name: `map`, `P_10`, `iprec_at_recall_0.50`; None if it is not one."
+    forms = _trec_index()
+    f = forms.get(name)
+    if f is not None:
+        if f.params == 'long_cutoffs': raise EvalInputError(f"{text!r}: trec_eval's {name} needs a cutoff here, e.g. {name}_10")
+        return f.measure, dict(f.fixed), None
+    head, _, tail = name.rpartition('_')
+    f = forms.get(head)
+    if f is None or f.cut is None: return None
+    if f.params == 'long_cutoffs':
+        if not tail.isdigit(): raise EvalInputError(f"{text!r}: the cutoff after {head}_ must be a positive whole number")
+        return f.measure, dict(f.fixed), check_k(int(tail), f'{text!r}: the cutoff')
+    return f.measure, dict(f.fixed) | {f.cut: REGISTRY[f.measure].param(f.cut).parse(tail, f.measure)}, None
 
 def _resolve(name:str, text:str):
     "(registry name, fixed parameters, cutoff from the name) for a bare name."
     if name in REGISTRY: return name, {}, None
-    if name in ALIASES: return ALIASES[name][0], ALIASES[name][1], None
-    if name in TREC_NAMES: return TREC_NAMES[name], {}, None
-    m = _TREC_CUT.match(name)
-    if m: return TREC_CUTOFF_NAMES[m['name']], {}, int(m['k'])
-    raise _unknown(name, text)
+    if name in _alias_index(): return _alias_index()[name][0], dict(_alias_index()[name][1]), None
+    found = _trec_name(name, text)
+    if found is None: raise _unknown(name, text)
+    return found
 
 # %% ../nbs/09_measures.ipynb #de300ae2
 def _parse_k(text:str, d:MeasureDef, written:str):
@@ -235,33 +395,50 @@ def _parse_k(text:str, d:MeasureDef, written:str):
     if not re.fullmatch(r'\d+', text): raise EvalInputError(f"{written!r}: the cutoff must be a positive whole number; got {text!r}")
     return check_k(int(text), f'{written!r}: the cutoff')
 
-def _parse_params(text:str, d:MeasureDef, written:str)->dict:
-    out = {}
-    for item in filter(None, (s.strip() for s in (text or '').split(','))):
+def _split_params(text:str)->list:
+    "`name=value` items separated by commas outside braces."
+    items, depth, cur = [], 0, ''
+    for ch in text or '':
+        depth += (ch == '{') - (ch == '}')
+        if ch == ',' and depth == 0: items.append(cur); cur = ''
+        else: cur += ch
+    return [s.strip() for s in items + [cur] if s.strip()]
+
+def _parse_params(text:str, d:MeasureDef, written:str)->tuple:
+    "({our parameter: value}, cutoff given as ir_measures' cutoff= or None)."
+    out, k = {}, None
+    for item in _split_params(text):
         if '=' not in item: raise EvalInputError(f"{written!r}: parameters are written name=value; got {item!r}")
         n, v = (s.strip() for s in item.split('=', 1))
-        if n in out: raise EvalInputError(f"{written!r}: parameter {n!r} is given twice")
-        out[n] = d.param(n).parse(v, d.name)
-    return out
+        if n == 'cutoff' and d.cutoff in _CUTOFF_RULES: k = v.strip('\'"'); continue
+        new = d.translate[n](v.strip('\'"')) if n in d.translate else {n: d.param(n).parse(v, d.name)}
+        for m, x in new.items():
+            if m in out: raise EvalInputError(f"{written!r}: parameter {m!r} is given twice")
+            out[m] = x
+    return out, k
 
 def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'ndcg_cut_10', ... (or a `Measure`)
                  )->Measure:
     "The `Measure` a name denotes, or an `EvalInputError` naming what is wrong (with the closest valid names)."
-    if isinstance(text, Measure): text = _measure_text(text.name, dict(text.params), text.k)    # checked like a name
+    if isinstance(text, Measure): text = str(text)     # checked like a name
     if not isinstance(text, str): raise EvalInputError(f"a measure name must be a string; got {text!r}")
     m = _NAME.match(text)
     if not m: raise EvalInputError(f"cannot read measure name {text!r}: write it as name, name@k or name(param=value,...)@k")
     name, fixed, k_from_name = _resolve(m['name'], text)
     d = REGISTRY[name]
-    if k_from_name is not None and m['k'] is not None: raise EvalInputError(f"{text!r}: the cutoff is given twice")
-    k = k_from_name if k_from_name is not None else _parse_k(m['k'], d, text)
-    given = _parse_params(m['params'], d, text)
+    given, k_param = _parse_params(m['params'], d, text)
+    ks = [x for x in (k_from_name, k_param, m['k']) if x is not None]
+    if len(ks) > 1: raise EvalInputError(f"{text!r}: the cutoff is given twice")
+    if d.cutoff in _CUTOFF_RULES: k = k_from_name if k_from_name is not None else _parse_k(ks[0] if ks else None, d, text)
+    else:
+        k = None
+        if m['k'] is not None: given[d.cutoff] = d.param(d.cutoff).parse(m['k'], d.name)
     for n, v in fixed.items():
         if n in given and given[n] != v: raise EvalInputError(f"{text!r}: {m['name']} fixes {n}={v}; got {n}={given[n]}")
     values = {p.name: p.default for p in d.params} | fixed | given
     if name == 'ERR' and values['max_grade'] != 'query' and values['max_grade'] <= 0:
         raise EvalInputError(f"{text!r}: max_grade must be positive")
-    if 'rel' in values: check_rel(values['rel'])
+    if values.get('rel') is not None: check_rel(values['rel'])
     return Measure(name, tuple((p.name, values[p.name]) for p in d.params), k)
 
 def canonical(text:str, # a measure name
@@ -272,49 +449,74 @@ def canonical(text:str, # a measure name
 # %% ../nbs/09_measures.ipynb #327e2a45
 def _measure_text(name:str, params:dict, k)->str:
     "The name `parse_measure` reads for a measure with these parameters and cutoff."
-    shown = ','.join(f'{n}={v}' for n, v in params.items())
+    d = REGISTRY[name]
+    shown = ','.join(f'{n}={v if n in d.translate else d.param(n).text(v)}' for n, v in params.items() if v is not None)
     return name + (f'({shown})' if shown else '') + ('' if k is None else f'@{k}')
 
 def _at(self:Measure, k)->Measure:
-    "`m@k`: the measure cut at rank k."
+    "`m@k`: the measure cut at rank k (for IPrec: at recall level k)."
+    d = self.definition
+    if d.cutoff not in _CUTOFF_RULES: return parse_measure(_measure_text(self.name, dict(self.params) | {d.cutoff: k}, None))
     return parse_measure(_measure_text(self.name, dict(self.params), k))
 
 def _with_params(self:Measure, **params)->Measure:
-    "`m(rel=2)`: the measure with these parameters (the others as they are)."
-    return parse_measure(_measure_text(self.name, dict(self.params) | params, self.k))
+    "`m(rel=2)`: the measure with these parameters (the others as they are; ir_measures' cutoff= sets the cutoff)."
+    k = params.pop('cutoff', self.k)
+    return parse_measure(_measure_text(self.name, dict(self.params) | params, k))
 
 Measure.__matmul__, Measure.__call__ = _at, _with_params
 
 def measure(name:str, # a registry name or alias, without cutoff or parameters
            )->Measure:
     "The measure object `name` stands for, with its default parameters and no cutoff (set one with `@`)."
-    if name in ALIASES:
-        base, fixed = ALIASES[name]
-        return Measure(base, tuple((p.name, fixed.get(p.name, p.default)) for p in REGISTRY[base].params), None)
-    if name not in REGISTRY: raise _unknown(name, name)
-    return Measure(name, tuple((p.name, p.default) for p in REGISTRY[name].params), None)
+    if name not in REGISTRY and name not in _alias_index(): raise _unknown(name, name)
+    return parse_measure(name)
 
 P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged = map(measure, ['P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged'])
 NumRet, NumRel, NumRelRet, NumQ, MAP, MRR, NDCG = map(measure, ['NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG'])
-alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall = map(measure, ['alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP',
-                                                                                 'P_IA', 'MAP_IA', 'StRecall'])
+alpha_DCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall = map(measure, ['alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA',
+                                                                                        'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall'])
 _all_ = ['P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
-         'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall']
+         'MAP', 'MRR', 'NDCG', 'alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall']
 
 # %% ../nbs/09_measures.ipynb #e55b3a78
 def _param_text(p:Param)->str:
     bar = ' \\| '                         # a | inside a markdown table cell
-    kind = bar.join(p.kind) if isinstance(p.kind, tuple) else {int: 'integer', float: 'number', 'number': 'number'}[p.kind]
+    kind = (bar.join(p.kind) if isinstance(p.kind, tuple) else
+            {int: 'integer', float: 'number', 'number': 'number', bool: 'true \\| false', 'mapping': '{grade: gain}'}[p.kind])
     words = f" or {bar.join(p.words)}" if p.words else ''
     return f"`{p.name}={p.default}` ({kind}{words}): {p.doc}"
 
-def registry_table()->str:
-    "The registry as a markdown table: name, aliases, cutoff, parameters with defaults, summary, meaning."
-    rows = ['| measure | also | cutoff | parameters (default) | summary | what it computes |', '|---|---|---|---|---|---|']
-    trec = {c: n for n, c in TREC_NAMES.items()} | {c: f'{n}_k' for n, c in TREC_CUTOFF_NAMES.items()}
-    for name, d in REGISTRY.items():
-        also = [f'`{a}`' for a, (c, _) in ALIASES.items() if c == name] + [f'`{n}`' for n, c in TREC_NAMES.items() if c == name] \
-             + [f'`{n}_k`' for n, c in TREC_CUTOFF_NAMES.items() if c == name]
+def _trec_text(f)->str:
+    "How trec_eval writes a form: `P_k`, `iprec_at_recall_x`, `set_relative_P`."
+    if f.params == 'long_cutoffs': return f'`{f.name}_k`'
+    if f.cut is not None: return f'`{f.name}_{f.cut}`'
+    return f'`{f.name}`' + (' (-R ' + '/'.join(f.formats) + ')' if 'qrels' not in f.formats else '')
+
+def registry_table(rows:list=None, # registry names to show; None: all
+                  )->str:
+    "The cheat sheet: every measure with its names in each tool, its parameters and defaults, and what it computes."
+    out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | cutoff | parameters (default) | summary | what it computes |',
+           '|---|---|---|---|---|---|---|---|---|---|---|']
+    for name in rows or REGISTRY:
+        d = REGISTRY[name]
+        also = ', '.join(f'`{a}`' for a in d.aliases) or '—'
+        tools = [d.names.get(t, '—') for t in ('ir_measures', 'ranx', 'sklearn', 'torchmetrics')]
+        trec = ', '.join(_trec_text(f) for f in d.trec) or '—'
         params = '<br>'.join(_param_text(p) for p in d.params) or '—'
-        rows.append(f"| `{name}` | {', '.join(also) or '—'} | {d.cutoff} | {params} | {d.summary} | {d.doc} (`{d.source}`) |")
-    return '\n'.join(rows)
+        cut = d.cutoff if d.cutoff in _CUTOFF_RULES else f'`@` sets {d.cutoff}'
+        what = d.doc + (f": ${d.formula}$" if d.formula else '') + (f" ({d.cite})" if d.cite else '')
+        out.append(f"| `{name}` | {also} | {tools[0]} | {trec} | {tools[1]} | {tools[2]} | {tools[3]} | {cut} | {params} | {d.summary} | {what} |")
+    return '\n'.join(out)
+
+# %% ../nbs/09_measures.ipynb #6ae4f094
+IR_MEASURES_NOT_HERE = {
+    'Accuracy': "ir_measures' accuracy of a classifier over the ranking: not computed here",
+    'Compat': "compatibility with an ideal ranking (Clarke, Vtyurina & Smucker 2020): not computed here",
+    'BPM': "the C/W/L family (cwl-eval's user models): not computed here", 'INSQ': "the C/W/L family: not computed here",
+    'INST': "the C/W/L family: not computed here", 'NERR8': "the C/W/L family: not computed here",
+    'NERR9': "the C/W/L family: not computed here", 'NERR10': "the C/W/L family: not computed here",
+    'NERR11': "the C/W/L family: not computed here", 'SDCG': "the C/W/L family: not computed here",
+    'RBP': "ir_measures computes RBP with cwl-eval or trectools (binary or graded gains without trec_eval's scaling); "
+           "trec_eval's form is `rbp`",
+}

@@ -39,8 +39,11 @@ class MergedEvaluation(PerQueryValues):
     def n(self)->int: return len(self.qids)
     def means(self)->dict:
         "{measure: summary}: a `Mean` (with `n` and `skipped`) from the merged sums, or an int for the counts."
-        return {k: int(round(s)) if m.definition.summary == 'sum' else Mean(s / self.n if self.n else 0.0, self.n, self.skipped)
-                for k, m, s in zip(self.keys, self.measures, self.sums.tolist())}
+        def one(j, m, s):
+            if m.definition.summary == 'sum': return int(round(s))
+            if m.definition.summary == 'gm': return Mean(m.summarise(self.values[:, j]), self.n, self.skipped)   # from the rows
+            return Mean(s / self.n if self.n else 0.0, self.n, self.skipped)
+        return {k: one(j, m, s) for j, (k, m, s) in enumerate(zip(self.keys, self.measures, self.sums.tolist()))}
     def report(self)->str:
         "What was evaluated and what was left out (as `Batch.report`), and from how many parts."
         return evaluated_report(self.n, self.in_run, self.n_ret, self.ties, self.queries, self.missing_from_run,

@@ -10,13 +10,15 @@ from functools import cached_property
 from typing import Callable
 import numpy as np
 from .kit import EvalInputError, Batch, safe_ratio, sum_in_rank_order
-from .trec_registry import (TrecMeasure, TREC_REGISTRY, register, bad_param, single, with_text, per_long_cutoff,
+from .trec_registry import (TrecMeasure, bad_param, single, with_text, per_long_cutoff,
                                           per_float_cutoff, long_cutoffs, float_cutoffs, float_params, pair_params, gain_map)
+from .measures import Param, register, attach_trec, trec_forms, measure
 from .precision import precision, success
 from .reciprocal_rank import reciprocal_rank
 
 # %% auto #0
-__all__ = ['NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'TREC_MEASURES', 'NICKNAMES', 'TrecQueries', 'trec_queries', 'nickname']
+__all__ = ['NONPOOL', 'UNJUDGED', 'ALL_FORMATS', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'INFAP_EPSILON',
+           'TREC_MEASURES', 'NICKNAMES', 'TrecQueries', 'trec_queries', 'nickname']
 
 # %% ../nbs/11_trec_measures.ipynb #212ff21e
 NONPOOL, UNJUDGED = -1, -2      # trec_eval's codes: not in the qrels; in the qrels with a negative grade
@@ -94,6 +96,135 @@ def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter her
     q.placeholder = bool(placeholder)
     return q
 
+# %% ../nbs/11_trec_measures.ipynb #79eef9eb
+_ORDER = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
+          'iprec_at_recall', 'P', 'relstring', 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G',
+          'dcg', 'ideal_dcg', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P',
+          'set_relative_P', 'set_recall', 'set_map', 'set_F', 'num_nonrel_judged_ret', 'yaap', 'rbp', 'rbp_resid', 'unj']
+ALL_FORMATS = ('qrels', 'qrels_jg', 'prefs', 'qrels_prefs')    # runid and num_q are printed under every -R
+
+def _form(name, default, summary, kind, doc, formula, compute, params='none', per_query=True, *,
+          measure:str, fixed:dict=None, cut:str=None, versions:tuple=(9, 10), formats:tuple=('qrels',)):
+    "Attach trec_eval's form `name` (its parameter text, printed names and computation) to the registry entry `measure`."
+    attach_trec(TrecMeasure(name, default, summary, kind, doc, formula, params, per_query, compute, measure, dict(fixed or {}),
+                            cut, _ORDER.index(name), formats, versions))
+
+def _tq(b:Batch, rel)->TrecQueries:
+    "The batch as trec_eval sees it with relevance level `rel` (made once per batch and level)."
+    views = b.__dict__.setdefault('_trec_views', {})
+    if rel not in views: views[rel] = trec_queries(b, level=rel)
+    return views[rel]
+
+
+# %% ../nbs/11_trec_measures.ipynb #3edfe2df
+_LEVEL = Param('rel', 1, int, "the lowest grade counted as relevant (trec_eval's -l)")
+_GAINMAP = Param('gains', None, 'mapping', "trec_eval's grade=gain pairs (`ndcg.1=3,2=9`), written {1:3,2:9}")
+_PAIRS = lambda gains: None if gains is None else ','.join(f'{g}={v}' for g, v in gains.items())
+_TREC = "trec_eval 10 (its function, named in the source)"
+
+@register('SetP', "precision of the retrieved set; relative: over the best possible, min(n, R)",
+          [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")], cutoff='none',
+          aliases={'SetRelP': {'relative': True}}, names=dict(ir_measures='SetP, SetRelP'), formula=r'a/n')
+def _set_p(b, k, rel, relative): "trec_measures._m_set_P"; return (_m_set_relative_P if relative else _m_set_P)(_tq(b, rel))
+
+@register('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', names=dict(ir_measures='SetR'), formula=r'a/R')
+def _set_r(b, k, rel): "trec_measures._m_set_recall"; return _m_set_recall(_tq(b, rel))
+
+@register('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', names=dict(ir_measures='SetAP'), formula=r'a^2/(nR)')
+def _set_ap(b, k, rel): "trec_measures._m_set_map"; return _m_set_map(_tq(b, rel))
+
+@register('SetF', "F of set precision and recall, recall weighted beta times (trec_eval's set_F parameter; our F with β² = beta)",
+          [_LEVEL, Param('beta', 1.0, float, "recall weighs beta times precision: trec_eval's and ir_measures' meaning")], cutoff='none',
+          names=dict(ir_measures='SetF'), formula=r'\frac{(1+\beta)PR}{\beta P+R}')
+def _set_f(b, k, rel, beta): "trec_measures._m_set_F"; return _m_set_F(_tq(b, rel), repr(float(beta)))
+
+@register('Bpref', "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
+          cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref'),
+          formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
+          cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000')
+def _bpref(b, k, rel): "trec_measures._m_bpref"; return _m_bpref(_tq(b, rel))
+
+@register('gm_bpref', "bpref summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none', summary='gm',
+          formula=r'\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}')
+def _gm_bpref(b, k, rel): "trec_measures._m_bpref"; return _m_bpref(_tq(b, rel))
+
+@register('gm_map', "AP summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none', summary='gm',
+          formula=r'\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}', cite='Robertson 2006, On GMAP, CIKM, DOI 10.1145/1183614.1183630')
+def _gm_map(b, k, rel): "trec_measures._m_map"; return _m_map(_tq(b, rel))
+
+@register('infAP', "inferred AP, for a sampled pool", [_LEVEL], cutoff='none', names=dict(ir_measures='infAP'),
+          formula=r'\frac{1}{R}\sum_{r_i=1} \frac1i + \frac{i-1}{i}\frac{a_i+n_i+u_i}{i-1}\frac{a_i+\varepsilon}{a_i+n_i+2\varepsilon}',
+          cite='Yilmaz & Aslam 2006, Estimating average precision with incomplete and imperfect judgments, CIKM, DOI 10.1145/1183614.1183633')
+def _infap(b, k, rel): "trec_measures._m_infAP"; return _m_infAP(_tq(b, rel))
+
+@register('IPrec', "interpolated precision at a recall level (written IPrec@0.5; trec_eval 10's rounding)",
+          [_LEVEL, Param('recall', None, float, 'the recall level, 0 to 1')], cutoff='recall', names=dict(ir_measures='IPrec'),
+          formula=r'\max_{j \ge i_c} P@j')
+def _iprec(b, k, rel, recall): "trec_measures._m_iprec"; return _m_iprec(_tq(b, rel), [recall])[:, 0]
+
+@register('11pt_avg', "mean interpolated precision at the recall levels 0, 0.1, …, 1", [_LEVEL], cutoff='none',
+          formula=r'\mathrm{mean}_x\, \mathrm{IPrec}@x')
+def _11pt(b, k, rel): "trec_measures._m_11pt_avg"; return _m_11pt_avg(_tq(b, rel), None)
+
+@register('Rprec_mult', "precision at rank floor(x·R + 0.9), a multiple x of R (written Rprec_mult@0.2)",
+          [_LEVEL, Param('x', None, float, 'the multiple of R')], cutoff='x', formula=r'P@\lfloor xR + 0.9\rfloor')
+def _rprec_mult(b, k, rel, x): "trec_measures._m_Rprec_mult"; return _m_Rprec_mult(_tq(b, rel), [x])[:, 0]
+
+@register('relative_P', "precision at k relative to the best possible", [_LEVEL], cutoff='required', formula=r'\sum_{i\le k} r_i / \min(k, R)')
+def _relative_p(b, k, rel): "trec_measures._m_relative_P"; return _m_relative_P(_tq(b, rel), k)
+
+@register('utility', "trec_eval's default utility of the retrieved set: relevant retrieved minus non-relevant retrieved", [_LEVEL],
+          cutoff='none', formula=r'a - (n - a)')
+def _utility(b, k, rel): "trec_measures._m_utility"; return _m_utility(_tq(b, rel), None)
+
+@register('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL], cutoff='none', summary='sum',
+          formula=r'\sum_i [0 \le c_i < \ell]')
+def _nonrel(b, k, rel): "trec_measures._m_num_nonrel_judged_ret"; return _m_num_nonrel_judged_ret(_tq(b, rel))
+
+@register('yaap', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions)", [_LEVEL], cutoff='none',
+          formula=r'\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}')
+def _yaap(b, k, rel): "trec_measures._m_yaap"; return _m_yaap(_tq(b, rel))
+
+@register('binG', "binary G: each relevant document discounted by the non-relevant above it", [_LEVEL], cutoff='none',
+          formula=r'\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)')
+def _bing(b, k, rel): "trec_measures._m_binG"; return _m_binG(_tq(b, rel))
+
+@register('G', "gain discounted by the gain still missing", [_LEVEL, _GAINMAP], cutoff='none', formula=r'\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}')
+def _g(b, k, rel, gains): "trec_measures._m_G"; return _m_G(_tq(b, rel), _PAIRS(gains))
+
+@register('ndcg_rel', "nDCG averaged over the ideal positions of the relevant documents", [_LEVEL, _GAINMAP], cutoff='none',
+          formula=r'\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)')
+def _ndcg_rel(b, k, rel, gains): "trec_measures._m_ndcg_rel"; return _m_ndcg_rel(_tq(b, rel), _PAIRS(gains))
+
+@register('Rndcg', "nDCG averaged where the ideal gain changes", [_LEVEL, _GAINMAP], cutoff='none',
+          formula=r'\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}')
+def _rndcg(b, k, rel, gains): "trec_measures._m_Rndcg"; return _m_Rndcg(_tq(b, rel), _PAIRS(gains))
+
+@register('ideal_dcg', "DCG of the ideal ranking of the judged documents", [_LEVEL, _GAINMAP], cutoff='none', formula=r'\sum_{i\le P} g^*_i/\log_2(i+1)')
+def _ideal_dcg(b, k, rel, gains): "trec_measures._m_ideal_dcg"; return _m_ideal_dcg(_tq(b, rel), _PAIRS(gains))
+
+@register('rbp', "trec_eval's rank-biased precision, gains scaled into [0, 1] (ir_measures' RBP is the C/W/L form)",
+          [_LEVEL, Param('p', 0.9, float, 'persistence: the chance of reading on'), _GAINMAP], cutoff='none',
+          formula=r'(1-p)\sum_i \tilde g_i p^{i-1}', cite='Moffat & Zobel 2008, Rank-biased precision for measurement of retrieval effectiveness, TOIS, DOI 10.1145/1416950.1416952')
+def _rbp(b, k, rel, p, gains): "trec_measures._m_rbp"; return _m_rbp(_tq(b, rel), f'p={p!r}' + ('' if gains is None else ',' + _PAIRS(gains)))
+
+@register('rbp_resid', "RBP's residual: the weight of unjudged ranks and of the ranks below the run",
+          [_LEVEL, Param('p', 0.9, float, 'persistence: the chance of reading on')], cutoff='none', formula=r'p^n + (1-p)\sum_{c_i<0} p^{i-1}')
+def _rbp_resid(b, k, rel, p): "trec_measures._m_rbp_resid"; return _m_rbp_resid(_tq(b, rel), f'p={p!r}')
+
+@register('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required', formula=r'\frac1k\sum_{i\le k}[c_i<0]')
+def _unj(b, k, rel): "trec_measures._m_unj"; return _m_unj(_tq(b, rel), k)
+
+@register('relstring', "the relevance codes of the top N documents as a string (per query only)", cutoff='none', needs='trec_eval')
+def _relstring(b, k): "trec_measures._m_relstring"
+
+@register('runid', "the run's name (the run file's last column; summary line only)", cutoff='none', needs='trec_eval')
+def _runid(b, k): "trec_eval's run name"
+
+
+SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec = map(measure, ['SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec'])
+_all_ = ['SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec']
+
 # %% ../nbs/11_trec_measures.ipynb #aba40e31
 def _count_at(hit:np.ndarray, k)->np.ndarray:
     "True cells in the first `k` columns of each row (`k` one number or one per row; 0 allowed; beyond the row: all of it)."
@@ -113,14 +244,14 @@ def _pad(m:np.ndarray, width:int, fill)->np.ndarray:
 def _m_num_q(q): return np.ones(len(q), np.int64)
 def _m_num_nonrel_judged_ret(q): return ((q.codes >= 0) & ~q.hit).sum(axis=1)
 
-register('runid', None, 'runid', 'str', "the run's name (the run file's last column); summary line only", r'—',
-          lambda q, p: [('runid', np.full(len(q), '', dtype=object))], per_query=False)
-register('num_q', None, 'sum', 'int', "queries evaluated; summary line only", r'$1$ per query', single('num_q', _m_num_q), per_query=False)
-register('num_ret', None, 'sum', 'int', "documents retrieved", r'$n$', single('num_ret', lambda q: q.n_ret.copy()))
-register('num_rel', None, 'sum', 'int', "relevant documents in the qrels", r'$R$', single('num_rel', lambda q: q.num_rel.copy()))
-register('num_rel_ret', None, 'sum', 'int', "relevant documents retrieved", r'$\sum_i r_i$', single('num_rel_ret', lambda q: q.num_rel_ret.copy()))
-register('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant documents retrieved", r'$\sum_i [0 \le c_i < \ell]$',
-          single('num_nonrel_judged_ret', _m_num_nonrel_judged_ret))
+_form('runid', None, 'runid', 'str', "the run's name (the run file's last column); summary line only", r'—',
+          lambda q, p: [('runid', np.full(len(q), '', dtype=object))], per_query=False, measure='runid', formats=('qrels', 'qrels_jg', 'prefs', 'qrels_prefs'))
+_form('num_q', None, 'sum', 'int', "queries evaluated; summary line only", r'$1$ per query', single('num_q', _m_num_q), per_query=False, measure='NumQ', formats=('qrels', 'qrels_jg', 'prefs', 'qrels_prefs'))
+_form('num_ret', None, 'sum', 'int', "documents retrieved", r'$n$', single('num_ret', lambda q: q.n_ret.copy()), measure='NumRet')
+_form('num_rel', None, 'sum', 'int', "relevant documents in the qrels", r'$R$', single('num_rel', lambda q: q.num_rel.copy()), measure='NumRel')
+_form('num_rel_ret', None, 'sum', 'int', "relevant documents retrieved", r'$\sum_i r_i$', single('num_rel_ret', lambda q: q.num_rel_ret.copy()), measure='NumRelRet')
+_form('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant documents retrieved", r'$\sum_i [0 \le c_i < \ell]$',
+          single('num_nonrel_judged_ret', _m_num_nonrel_judged_ret), measure='num_nonrel_judged_ret')
 
 # %% ../nbs/11_trec_measures.ipynb #603608d1
 def _m_P(q, k): return precision(q.labels, k)
@@ -152,18 +283,18 @@ def _m_Rprec_mult(q, cuts)->np.ndarray:
 
 _CUTS = '5,10,15,20,30,100,200,500,1000'
 _MULTS = '0.2,0.4,0.6,0.8,1.0,1.2,1.4,1.6,1.8,2.0'
-register('P', _CUTS, 'mean', 'float', "precision at k (a short list is padded with non-relevant documents)",
-          r'$\frac{1}{k}\sum_{i\le k} r_i$', per_long_cutoff('P', _m_P, _CUTS), 'long_cutoffs')
-register('recall', _CUTS, 'mean', 'float', "recall at k", r'$\frac{1}{R}\sum_{i\le k} r_i$', per_long_cutoff('recall', _m_recall, _CUTS), 'long_cutoffs')
-register('relative_P', _CUTS, 'mean', 'float', "precision at k relative to the best possible", r'$\sum_{i\le k} r_i / \min(k, R)$',
-          per_long_cutoff('relative_P', _m_relative_P, _CUTS), 'long_cutoffs')
-register('success', '1,5,10', 'mean', 'float', "1 when a relevant document is in the top k", r'$[\sum_{i\le k} r_i > 0]$',
-          per_long_cutoff('success', _m_success, '1,5,10'), 'long_cutoffs')
-register('Rprec', None, 'mean', 'float', "precision at rank R", r'$\frac{1}{R}\sum_{i\le R} r_i$', single('Rprec', _m_Rprec))
-register('Rprec_mult', _MULTS, 'mean', 'float', "precision at multiples x of R", r'$P@\lfloor xR + 0.9\rfloor$',
-          per_float_cutoff('Rprec_mult', _m_Rprec_mult, _MULTS), 'float_cutoffs')
-register('recip_rank', None, 'mean', 'float', "one over the rank of the first relevant document", r'$1/\min\{i: r_i = 1\}$',
-          single('recip_rank', _m_recip_rank))
+_form('P', _CUTS, 'mean', 'float', "precision at k (a short list is padded with non-relevant documents)",
+          r'$\frac{1}{k}\sum_{i\le k} r_i$', per_long_cutoff('P', _m_P, _CUTS), 'long_cutoffs', measure='P', cut='k')
+_form('recall', _CUTS, 'mean', 'float', "recall at k", r'$\frac{1}{R}\sum_{i\le k} r_i$', per_long_cutoff('recall', _m_recall, _CUTS), 'long_cutoffs', measure='R', cut='k')
+_form('relative_P', _CUTS, 'mean', 'float', "precision at k relative to the best possible", r'$\sum_{i\le k} r_i / \min(k, R)$',
+          per_long_cutoff('relative_P', _m_relative_P, _CUTS), 'long_cutoffs', measure='relative_P', cut='k')
+_form('success', '1,5,10', 'mean', 'float', "1 when a relevant document is in the top k", r'$[\sum_{i\le k} r_i > 0]$',
+          per_long_cutoff('success', _m_success, '1,5,10'), 'long_cutoffs', measure='Success', cut='k')
+_form('Rprec', None, 'mean', 'float', "precision at rank R", r'$\frac{1}{R}\sum_{i\le R} r_i$', single('Rprec', _m_Rprec), measure='Rprec')
+_form('Rprec_mult', _MULTS, 'mean', 'float', "precision at multiples x of R", r'$P@\lfloor xR + 0.9\rfloor$',
+          per_float_cutoff('Rprec_mult', _m_Rprec_mult, _MULTS), 'float_cutoffs', measure='Rprec_mult', cut='x')
+_form('recip_rank', None, 'mean', 'float', "one over the rank of the first relevant document", r'$1/\min\{i: r_i = 1\}$',
+          single('recip_rank', _m_recip_rank), measure='RR')
 
 # %% ../nbs/11_trec_measures.ipynb #39b49d15
 def _ap_terms(q)->np.ndarray: return np.where(q.hit, q.hits_upto[:, 1:] / np.arange(1, q.hit.shape[1] + 1), 0.0)
@@ -193,14 +324,14 @@ def _m_yaap(q):
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.log((1.0 + s) / (1.0 + q.num_rel - s))
 
-register('map', None, 'mean', 'float', "average precision (divided by R)", r'$\frac{1}{R}\sum_i r_i P@i$', single('map', _m_map))
-register('gm_map', None, 'gm', 'float', "geometric mean of AP, each floored at 1e-5; summary line only",
-          r'$\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}$', single('gm_map', _m_map), per_query=False)
-register('map_cut', _CUTS, 'mean', 'float', "AP over the top k (divided by R)", r'$\frac{1}{R}\sum_{i\le k} r_i P@i$',
-          per_long_cutoff('map_cut', _m_map_cut, _CUTS), 'long_cutoffs')
-register('yaap', None, 'mean', 'float', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions); not in all_trec",
-          r'$\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}$', single('yaap', _m_yaap))
-register('set_map', None, 'mean', 'float', "set precision times set recall", r'$(\sum_i r_i)^2/(nR)$', single('set_map', _m_set_map))
+_form('map', None, 'mean', 'float', "average precision (divided by R)", r'$\frac{1}{R}\sum_i r_i P@i$', single('map', _m_map), measure='AP')
+_form('gm_map', None, 'gm', 'float', "geometric mean of AP, each floored at 1e-5; summary line only",
+          r'$\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}$', single('gm_map', _m_map), per_query=False, measure='gm_map')
+_form('map_cut', _CUTS, 'mean', 'float', "AP over the top k (divided by R)", r'$\frac{1}{R}\sum_{i\le k} r_i P@i$',
+          per_long_cutoff('map_cut', _m_map_cut, _CUTS), 'long_cutoffs', measure='AP', cut='k')
+_form('yaap', None, 'mean', 'float', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions); not in all_trec",
+          r'$\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}$', single('yaap', _m_yaap), measure='yaap')
+_form('set_map', None, 'mean', 'float', "set precision times set recall", r'$(\sum_i r_i)^2/(nR)$', single('set_map', _m_set_map), measure='SetAP')
 
 # %% ../nbs/11_trec_measures.ipynb #404085fc
 INFAP_EPSILON = 1e-5    # trec_eval's smoothing constant in infAP
@@ -220,13 +351,13 @@ def _m_infAP(q):
         later = 1 / i + ((i - 1) / i) * ((a + n + u) / (i - 1)) * ((a + INFAP_EPSILON) / (a + n + 2 * INFAP_EPSILON))
     return safe_ratio(sum_in_rank_order(np.where(q.rel_ret, np.where(i == 1, 1.0, later), 0)), q.num_rel)
 
-register('bpref', None, 'mean', 'float', "binary preference: share of judged non-relevant documents ranked below each relevant one",
-          r'$\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}$', single('bpref', _m_bpref))
-register('infAP', None, 'mean', 'float', "inferred AP (Yilmaz & Aslam), for a sampled pool",
+_form('bpref', None, 'mean', 'float', "binary preference: share of judged non-relevant documents ranked below each relevant one",
+          r'$\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}$', single('bpref', _m_bpref), measure='Bpref')
+_form('infAP', None, 'mean', 'float', "inferred AP (Yilmaz & Aslam), for a sampled pool",
           r'$\frac{1}{R}\sum_{r_i=1} \frac1i + \frac{i-1}{i}\frac{a_i+n_i+u_i}{i-1}\frac{a_i+\varepsilon}{a_i+n_i+2\varepsilon}$',
-          single('infAP', _m_infAP))
-register('gm_bpref', None, 'gm', 'float', "geometric mean of bpref, each floored at 1e-5; summary line only",
-          r'$\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}$', single('gm_bpref', _m_bpref), per_query=False)
+          single('infAP', _m_infAP), measure='infAP')
+_form('gm_bpref', None, 'gm', 'float', "geometric mean of bpref, each floored at 1e-5; summary line only",
+          r'$\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}$', single('gm_bpref', _m_bpref), per_query=False, measure='gm_bpref')
 
 # %% ../nbs/11_trec_measures.ipynb #fc2ae29f
 def _recall_rank_counts(q, x:float)->np.ndarray:
@@ -268,10 +399,10 @@ def _m_11pt_avg(q, p):
     return sum_in_rank_order(v[:, ::-1]) / len(levels)              # added in the order trec_eval fills them: last level first
 
 _LEVELS = '0.0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1.0'
-register('iprec_at_recall', _LEVELS, 'mean', 'float', "interpolated precision at recall levels (rounding changed in v10)",
-          r'$\max_{j \ge i_c} P@j$', per_float_cutoff('iprec_at_recall', _m_iprec, _LEVELS), 'float_cutoffs')
-register('11pt_avg', _LEVELS, 'mean', 'float', "mean interpolated precision over recall levels",
-          r'$\mathrm{mean}_x\, \mathrm{iprec\_at\_recall}_x$', with_text('11pt_avg', _m_11pt_avg), 'floats')
+_form('iprec_at_recall', _LEVELS, 'mean', 'float', "interpolated precision at recall levels (rounding changed in v10)",
+          r'$\max_{j \ge i_c} P@j$', per_float_cutoff('iprec_at_recall', _m_iprec, _LEVELS), 'float_cutoffs', measure='IPrec', cut='recall')
+_form('11pt_avg', _LEVELS, 'mean', 'float', "mean interpolated precision over recall levels",
+          r'$\mathrm{mean}_x\, \mathrm{iprec\_at\_recall}_x$', with_text('11pt_avg', _m_11pt_avg), 'floats', measure='11pt_avg')
 
 # %% ../nbs/11_trec_measures.ipynb #0f6e67a3
 def _gains(codes:np.ndarray, gains:dict)->np.ndarray:
@@ -401,22 +532,22 @@ def _m_binG(q):
     with np.errstate(divide='ignore', invalid='ignore'):      # R = 0 with hits (a level <= -1): inf, as in trec_eval
         return np.where(q.hit.any(axis=1), sum_in_rank_order(np.where(q.hit, 1 / np.log2(2 + m), 0)) / q.num_rel, 0.0)
 
-register('dcg', None, 'mean', 'float', "DCG of the whole ranking (not normalised); gains as for ndcg",
-          r'$\sum_i g_i/\log_2(i+1)$', with_text('dcg', _m_dcg), 'pairs')
-register('ideal_dcg', None, 'mean', 'float', "DCG of the ideal ranking of the judged documents; gains as for ndcg",
-          r'$\sum_{i\le P} g^*_i/\log_2(i+1)$', with_text('ideal_dcg', _m_ideal_dcg), 'pairs')
-register('ndcg', None, 'mean', 'float', "nDCG of the whole ranking; gains are the grades, or grade=gain pairs",
-          r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$', with_text('ndcg', _m_ndcg), 'pairs')
-register('ndcg_rel', None, 'mean', 'float', "nDCG averaged over the ideal positions of the relevant documents",
-          r'$\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)$', with_text('ndcg_rel', _m_ndcg_rel), 'pairs')
-register('Rndcg', None, 'mean', 'float', "nDCG averaged where the ideal gain changes",
-          r'$\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}$', with_text('Rndcg', _m_Rndcg), 'pairs')
-register('ndcg_cut', _CUTS, 'mean', 'float', "nDCG at k (gains are the grades)", r'$\mathrm{DCG}@k/\mathrm{IDCG}@k$',
-          per_long_cutoff('ndcg_cut', _m_ndcg_cut, _CUTS), 'long_cutoffs')
-register('G', None, 'mean', 'float', "gain discounted by the gain still missing",
-          r'$\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}$', with_text('G', _m_G), 'pairs')
-register('binG', None, 'mean', 'float', "binary G: each relevant document discounted by the non-relevant above it",
-          r'$\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)$', single('binG', _m_binG))
+_form('dcg', None, 'mean', 'float', "DCG of the whole ranking (not normalised); gains as for ndcg",
+          r'$\sum_i g_i/\log_2(i+1)$', with_text('dcg', _m_dcg), 'pairs', measure='DCG')
+_form('ideal_dcg', None, 'mean', 'float', "DCG of the ideal ranking of the judged documents; gains as for ndcg",
+          r'$\sum_{i\le P} g^*_i/\log_2(i+1)$', with_text('ideal_dcg', _m_ideal_dcg), 'pairs', measure='ideal_dcg')
+_form('ndcg', None, 'mean', 'float', "nDCG of the whole ranking; gains are the grades, or grade=gain pairs",
+          r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$', with_text('ndcg', _m_ndcg), 'pairs', measure='nDCG')
+_form('ndcg_rel', None, 'mean', 'float', "nDCG averaged over the ideal positions of the relevant documents",
+          r'$\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)$', with_text('ndcg_rel', _m_ndcg_rel), 'pairs', measure='ndcg_rel')
+_form('Rndcg', None, 'mean', 'float', "nDCG averaged where the ideal gain changes",
+          r'$\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}$', with_text('Rndcg', _m_Rndcg), 'pairs', measure='Rndcg')
+_form('ndcg_cut', _CUTS, 'mean', 'float', "nDCG at k (gains are the grades)", r'$\mathrm{DCG}@k/\mathrm{IDCG}@k$',
+          per_long_cutoff('ndcg_cut', _m_ndcg_cut, _CUTS), 'long_cutoffs', measure='nDCG', cut='k')
+_form('G', None, 'mean', 'float', "gain discounted by the gain still missing",
+          r'$\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}$', with_text('G', _m_G), 'pairs', measure='G')
+_form('binG', None, 'mean', 'float', "binary G: each relevant document discounted by the non-relevant above it",
+          r'$\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)$', single('binG', _m_binG), measure='binG')
 
 # %% ../nbs/11_trec_measures.ipynb #bef68862
 def _m_set_P(q): return safe_ratio(q.num_rel_ret, q.n_ret)
@@ -436,14 +567,14 @@ def _m_utility(q, p):
     a, n, R = q.num_rel_ret, q.n_ret, q.num_rel
     return c[0] * a + c[1] * (n - a) + c[2] * (R - a) + c[3] * (q.num_docs_in_coll + a - n - R)
 
-register('set_P', None, 'mean', 'float', "precision of the retrieved set", r'$a/n$', single('set_P', _m_set_P))
-register('set_relative_P', None, 'mean', 'float', "set precision relative to the best possible", r'$a/\min(n, R)$',
-          single('set_relative_P', _m_set_relative_P))
-register('set_recall', None, 'mean', 'float', "recall of the retrieved set", r'$a/R$', single('set_recall', _m_set_recall))
-register('set_F', '1.0', 'mean', 'float', "F of set precision and recall, recall weighted x", r'$\frac{(1+x)PR}{xP+R}$',
-          with_text('set_F', _m_set_F), 'floats')
-register('utility', '1.0,-1.0,0.0,0.0', 'mean', 'float', "weighted contingency table of the retrieved set",
-          r'$p_1a + p_2b + p_3c + p_4d$', with_text('utility', _m_utility), 'floats')
+_form('set_P', None, 'mean', 'float', "precision of the retrieved set", r'$a/n$', single('set_P', _m_set_P), measure='SetP')
+_form('set_relative_P', None, 'mean', 'float', "set precision relative to the best possible", r'$a/\min(n, R)$',
+          single('set_relative_P', _m_set_relative_P), measure='SetP', fixed={'relative': True})
+_form('set_recall', None, 'mean', 'float', "recall of the retrieved set", r'$a/R$', single('set_recall', _m_set_recall), measure='SetR')
+_form('set_F', '1.0', 'mean', 'float', "F of set precision and recall, recall weighted x", r'$\frac{(1+x)PR}{xP+R}$',
+          with_text('set_F', _m_set_F), 'floats', measure='SetF')
+_form('utility', '1.0,-1.0,0.0,0.0', 'mean', 'float', "weighted contingency table of the retrieved set",
+          r'$p_1a + p_2b + p_3c + p_4d$', with_text('utility', _m_utility), 'floats', measure='utility')
 
 # %% ../nbs/11_trec_measures.ipynb #3b4c52b6
 def _rbp_p(name:str, p)->tuple:
@@ -476,16 +607,16 @@ def _m_rbp_resid(q, p):
     s = sum_in_rank_order(unj * w[:-1])
     return np.where(unj.any(axis=1), w[np.minimum(q.n_ret, unj.shape[1])] + (1 - persistence) * s, 0.0)
 
-register('rbp', 'p=0.9', 'mean', 'float', "rank-biased precision, gains scaled into [0, 1]", r'$(1-p)\sum_i \tilde g_i p^{i-1}$',
-          with_text('rbp', _m_rbp), 'pairs')
-register('rbp_resid', 'p=0.9', 'mean', 'float', "RBP's residual: the weight of unjudged ranks and of the ranks below the run",
-          r'$p^n + (1-p)\sum_{c_i<0} p^{i-1}$', with_text('rbp_resid', _m_rbp_resid), 'pairs')
+_form('rbp', 'p=0.9', 'mean', 'float', "rank-biased precision, gains scaled into [0, 1]", r'$(1-p)\sum_i \tilde g_i p^{i-1}$',
+          with_text('rbp', _m_rbp), 'pairs', measure='rbp', versions=(10,))
+_form('rbp_resid', 'p=0.9', 'mean', 'float', "RBP's residual: the weight of unjudged ranks and of the ranks below the run",
+          r'$p^n + (1-p)\sum_{c_i<0} p^{i-1}$', with_text('rbp_resid', _m_rbp_resid), 'pairs', measure='rbp_resid', versions=(10,))
 
 # %% ../nbs/11_trec_measures.ipynb #a6f6976c
 def _m_unj(q, k): return _count_at(np.nan_to_num(q.codes, nan=0) < 0, k) / k
 
-register('unj', '5,10,20', 'mean', 'float', "share of the top k that is unjudged", r'$\frac1k\sum_{i\le k}[c_i<0]$',
-          per_long_cutoff('unj', _m_unj, '5,10,20'), 'long_cutoffs')
+_form('unj', '5,10,20', 'mean', 'float', "share of the top k that is unjudged", r'$\frac1k\sum_{i\le k}[c_i<0]$',
+          per_long_cutoff('unj', _m_unj, '5,10,20'), 'long_cutoffs', measure='unj', cut='k', versions=(10,))
 
 # %% ../nbs/11_trec_measures.ipynb #2ec4ea55
 def _m_relstring(q, p)->np.ndarray:
@@ -498,15 +629,11 @@ def _m_relstring(q, p)->np.ndarray:
     chars[c > 9], chars[c == NONPOOL], chars[c == UNJUDGED] = '>', '-', '.'
     return np.ascontiguousarray(chars).view(f'U{c.shape[1]}').ravel().astype(object)   # rows joined; trailing empties drop
 
-register('relstring', '10', 'none', 'str', "the relevance codes of the top N documents as a string; per query only",
-          r'$c_1 c_2 \dots c_N$', with_text('relstring', _m_relstring), 'floats')
+_form('relstring', '10', 'none', 'str', "the relevance codes of the top N documents as a string; per query only",
+          r'$c_1 c_2 \dots c_N$', with_text('relstring', _m_relstring), 'floats', measure='relstring')
 
 # %% ../nbs/11_trec_measures.ipynb #fd1f38b3
-_ORDER = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
-          'iprec_at_recall', 'P', 'relstring', 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G',
-          'dcg', 'ideal_dcg', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P',
-          'set_relative_P', 'set_recall', 'set_map', 'set_F', 'num_nonrel_judged_ret', 'yaap', 'rbp', 'rbp_resid', 'unj']
-TREC_MEASURES = {name: TREC_REGISTRY[name] for name in _ORDER}
+TREC_MEASURES = trec_forms('qrels')    # {trec_eval name: its form}, in print order: a view of the registry
 _NOT_IN_ALL_TREC = ('dcg', 'ideal_dcg', 'yaap')      # trec_eval 10 computes them on request only
 _V10_ONLY = ('rbp', 'rbp_resid', 'unj')
 NICKNAMES = {

@@ -11,7 +11,8 @@ from .kit import EvalInputError, plural
 from .reader import parse_text, read_bytes
 from .inputs import read_run, id_bytes
 from .trec_registry import TrecMeasure
-from .trec_measures import TREC_MEASURES
+from .measures import register, attach_trec, trec_forms
+import rankmetrics_nb.trec_measures      # runid and num_q, printed under every -R
 
 # %% auto #0
 __all__ = ['PREFS_FORMATS', 'PREFS_MEASURES', 'PREFS_NICKNAMES', 'Prefs', 'read_prefs', 'PrefCounts', 'pref_counts',
@@ -390,10 +391,13 @@ def prefs_avgjg_Rnonrel(c:PrefCounts, retrieved_only:bool=False)->np.ndarray:
 
 # %% ../nbs/13a_trec_prefs.ipynb #82667c72
 def _measure(name, kind, doc, formula, f, summary='mean'):
-    "A `TrecMeasure` without parameter computed by `f(PrefCounts)`."
-    return TrecMeasure(name, None, summary, kind, doc, formula, params='none', per_query=True, compute=lambda q, p: [(name, f(q))])
+    "trec_eval's form of the preference measure `name`, computed by `f(PrefCounts)`; its registry entry is added too."
+    math = formula[1:-1] if formula.count('$') == 2 and formula.startswith('$') and formula.endswith('$') else ''
+    register(name, doc, cutoff='none', summary=summary, needs='prefs', formula=math)(lambda b, k: None)
+    return TrecMeasure(name, None, summary, kind, doc, formula, params='none', per_query=True, compute=lambda q, p: [(name, f(q))],
+                       measure=name, formats=PREFS_FORMATS)
 
-PREFS_MEASURES = {n: TREC_MEASURES[n] for n in ('runid', 'num_q')} | {m.name: m for m in [
+for _i, _m in enumerate([
     _measure('prefs_num_prefs_poss', 'int', "preferences judged, over all groups, retrieved or not", r'$|P|$', prefs_num_possible, 'sum'),
     _measure('prefs_num_prefs_ful', 'int', "preferences fulfilled (A above B, or A retrieved and B not)", r'$|F|$', prefs_num_fulfilled, 'sum'),
     _measure('prefs_num_prefs_ful_ret', 'int', "preferences fulfilled with both documents retrieved", r'$|F_{ret}|$',
@@ -418,7 +422,9 @@ PREFS_MEASURES = {n: TREC_MEASURES[n] for n in ('runid', 'num_q')} | {m.name: m 
     _measure('prefs_pair_imp', 'float', "prefs_pair over the pairs with at least one document retrieved", r'prefs_pair on $D_{ret} \cup D_{imp}$',
              lambda c: prefs_pair(c, 'imp')),
     _measure('prefs_avgjg_imp', 'float', "prefs_avgjg over the preferences with at least one document retrieved",
-             r'prefs_avgjg on $P_{ret} \cup P_{imp}$', lambda c: prefs_avgjg(c, 'imp'))]}
+             r'prefs_avgjg on $P_{ret} \cup P_{imp}$', lambda c: prefs_avgjg(c, 'imp'))]):
+    _m.order = 100 + _i; attach_trec(_m)
+PREFS_MEASURES = trec_forms('prefs')        # {trec_eval name: form} in print order: a view of the registry
 PREFS_NICKNAMES = {'all_prefs': list(PREFS_MEASURES),
                    'prefs': ['runid', 'num_q', 'prefs_num_prefs_poss', 'prefs_num_prefs_ful', 'prefs_num_prefs_ful_ret',
                              'prefs_simp', 'prefs_pair', 'prefs_avgjg']}

@@ -12,6 +12,7 @@ from .inputs import Qrels, read_qrels, read_run
 from .joins import join
 from .trec_prefs import PREFS_FORMATS, PREFS_MEASURES, PREFS_NICKNAMES
 from .trec_registry import TrecMeasure
+from .measures import register, attach_trec, trec_forms
 from .trec_measures import TrecQueries, trec_queries, TREC_MEASURES, NICKNAMES
 
 # %% auto #0
@@ -96,15 +97,19 @@ def averaged_over_groups(base:TrecMeasure, # a measure of the standard table, e.
         printed = [n for n, _ in base.values(jq.groups[0][1], p)]
         avg = jq.average(lambda q: np.stack([v for _, v in base.values(q, p)], axis=1))
         return [(name + n[len(base.name):], avg[:, i]) for i, n in enumerate(printed)]
-    return TrecMeasure(name, base.default, base.summary, base.kind, doc, formula, base.params, base.per_query, compute)
+    return TrecMeasure(name, base.default, base.summary, base.kind, doc, formula, base.params, base.per_query, compute,
+                       measure=name, formats=('qrels_jg',))
 
-JG_MEASURES = {m.name: m for m in [
+for _i, _m in enumerate([
     averaged_over_groups(TREC_MEASURES['map'], 'map_avgjg', "average precision of each judgement group, averaged over the groups",
                          r'$\frac{1}{|G|}\sum_g \mathrm{AP}_g$'),
     averaged_over_groups(TREC_MEASURES['P'], 'P_avgjg', "precision at k of each judgement group, averaged over the groups",
                          r'$\frac{1}{|G|}\sum_g P_g@k$'),
     averaged_over_groups(TREC_MEASURES['Rprec_mult'], 'Rprec_mult_avgjg', "precision at multiples x of each group's R, averaged over the groups",
-                         r'$\frac{1}{|G|}\sum_g P_g@\lfloor xR_g + 0.9\rfloor$')]}
+                         r'$\frac{1}{|G|}\sum_g P_g@\lfloor xR_g + 0.9\rfloor$')]):
+    register(_m.name, _m.doc, cutoff='none', needs='qrels_jg', formula=_m.formula[1:-1])(lambda b, k: None)
+    _m.order = 100 + _i; attach_trec(_m)
+JG_MEASURES = trec_forms('qrels_jg')        # {trec_eval name: form} in print order (runid and num_q first): a view of the registry
 
 # %% ../nbs/13_trec_qrels_jg.ipynb #587e60ad
 REL_FORMATS = ('qrels', 'qrels_jg') + PREFS_FORMATS          # the relevance formats the drop-in reads (prefs: `trec_prefs`)
@@ -114,7 +119,7 @@ def measure_table(rel_format:str='qrels', # trec_eval's -R
                  )->tuple:
     "({name: TrecMeasure} in print order, {nickname: [names]}) of the measures trec_eval computes under `rel_format`."
     if rel_format == 'qrels': return TREC_MEASURES, NICKNAMES
-    if rel_format == 'qrels_jg': return {n: TREC_MEASURES[n] for n in ('runid', 'num_q')} | JG_MEASURES, JG_NICKNAMES
+    if rel_format == 'qrels_jg': return JG_MEASURES, JG_NICKNAMES
     if rel_format in PREFS_FORMATS: return PREFS_MEASURES, PREFS_NICKNAMES
     raise EvalInputError(f"rel_info format {rel_format!r} is not supported; the formats read here are {', '.join(REL_FORMATS)}")
 

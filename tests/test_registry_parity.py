@@ -1,0 +1,132 @@
+"""One registry, two front ends: `evaluate()` reaches every trec_eval measure by the name trec_eval prints, and its
+per-query values equal the drop-in's (`rankmetrics trec_eval -q`) exactly — on trec_eval's own test files and on seeded
+random collections, with -l and -J — and pytrec_eval's where it has the measure. Also: every measure name in
+ir_measures' registry parses here or is listed as not supported, and ir_measures' values agree where it computes one."""
+import sys, warnings
+from pathlib import Path
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conftest import SHARED
+from rankmetrics_nb import evaluate, trec_eval, REGISTRY, parse_measure, EvalInputError
+from rankmetrics_nb.measures import trec_forms, registry_table
+
+TREC_DIR = SHARED / 'conformance' / 'trec_eval'
+
+def _printed_names(level=1, judged_only=False, qrels=None, run=None):
+    "trec_eval's all_trec result and the evaluate() names of its per-query measures."
+    r = trec_eval(qrels, run, measures=['all_trec'], per_query=True, level=level, judged_only=judged_only)
+    names = [c.name for c in r.columns if c.per_query and c.kind != 'str']
+    return r, names
+
+def _ours(name:str, level:int, judged_only:bool):
+    "The measure `name` with trec_eval's -l and -J as parameters."
+    m = parse_measure(name)
+    extra = {}
+    if dict(m.params).get('rel') is not None: extra['rel'] = level      # NumRet's rel means 'count the relevant'
+    if 'judged_only' in dict(m.params): extra['judged_only'] = judged_only
+    return m(**extra) if extra else m
+
+def _compare(qrels, run, level=1, judged_only=False):
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        r, names = _printed_names(level, judged_only, qrels, run)
+        measures = [_ours(n, level, judged_only) for n in names]
+        ours = evaluate(qrels, run, measures, per_query=True, ties='double')
+    keys = [str(m) for m in measures]
+    assert set(ours) == set(r.per_query)
+    bad = []
+    for q, row in r.per_query.items():
+        for n, k in zip(names, keys):
+            a, b = ours[q][k], row[n]
+            if not (a == b or (isinstance(a, float) and np.isnan(a) and np.isnan(b))): bad.append((q, n, k, a, b))
+    assert not bad, f"{len(bad)} differences, e.g. {bad[:5]}"
+    return len(names)
+
+@pytest.mark.skipif(not TREC_DIR.exists(), reason="trec_eval's test files are not beside the repository (../shared)")
+@pytest.mark.parametrize('level,judged_only', [(1, False), (2, False), (1, True)])
+def test_trec_eval_test_files(level, judged_only):
+    n = _compare(str(TREC_DIR / 'qrels.test'), str(TREC_DIR / 'results.test'), level, judged_only)
+    assert n >= 90           # all_trec's per-query names: P_5 … unj_20
+
+def _random_collection(rng):
+    qrels, run = {}, {}
+    for i in range(int(rng.integers(3, 9))):
+        q = f'q{i}'
+        docs = [f'd{j}' for j in range(int(rng.integers(1, 40)))]
+        judged = rng.choice(docs, size=int(rng.integers(0, len(docs) + 1)), replace=False)
+        if len(judged): qrels[q] = {d: int(rng.integers(-1, 4)) for d in judged}
+        ranked = rng.choice(docs, size=int(rng.integers(1, len(docs) + 1)), replace=False)
+        run[q] = {d: float(np.round(rng.normal(), int(rng.integers(0, 3)))) for d in ranked}    # ties within a query
+    return qrels, run
+
+@pytest.mark.parametrize('seed', range(12))
+def test_random_collections(seed):
+    rng = np.random.default_rng(7000 + seed)
+    qrels, run = _random_collection(rng)
+    if not qrels or not set(qrels) & set(run): pytest.skip('no evaluated query in this draw')
+    _compare(qrels, run, level=int(rng.integers(1, 3)), judged_only=bool(rng.integers(0, 2)))
+
+def test_pytrec_eval_agrees():
+    pytrec_eval = pytest.importorskip('pytrec_eval')
+    rng = np.random.default_rng(99)
+    qrels, run = _random_collection(rng)
+    qrels = {q: {d: max(g, 0) for d, g in v.items()} for q, v in qrels.items()}
+    run = {q: {d: s + 1e-3 * j for j, (d, s) in enumerate(v.items())} for q, v in run.items()}   # no ties: orders agree
+    names = {'map': 'map', 'bpref': 'bpref', 'infAP': 'infAP', 'P_5': 'P_5', 'recall_10': 'recall_10', 'ndcg': 'ndcg',
+             'ndcg_cut_10': 'ndcg_cut_10', 'Rprec': 'Rprec', 'recip_rank': 'recip_rank', 'set_F': 'set_F', 'set_P': 'set_P',
+             'iprec_at_recall_0.50': 'iprec_at_recall_0.50', 'success_5': 'success_5', 'num_rel_ret': 'num_rel_ret'}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, set(n.rsplit('_', 1)[0] if n[-1].isdigit() and '_' in n and n not in ('set_F',) else n
+                                                       for n in names)).evaluate(run)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ours = evaluate(qrels, run, list(names), per_query=True)
+    for q in ours:
+        for n in names:
+            if n in theirs.get(q, {}): assert ours[q][n] == pytest.approx(theirs[q][n], abs=1e-12), (q, n)
+
+# ---------------------------------------------------------------------------------------------------------------
+# ir_measures' names
+
+NOT_SUPPORTED = {}     # ir_measures names with no measure here, and why (also on the measures page)
+
+def test_every_ir_measures_name_parses():
+    ir_measures = pytest.importorskip('ir_measures')
+    missing = []
+    for name in ir_measures.measures.registry:
+        try: parse_measure(name if name not in ('IPrec',) else 'IPrec@0.5')
+        except EvalInputError: missing.append(name)
+    from rankmetrics_nb.measures import IR_MEASURES_NOT_HERE
+    assert set(missing) == set(IR_MEASURES_NOT_HERE), missing
+    assert all(f'`{n}`' in registry_table() or n in IR_MEASURES_NOT_HERE for n in ir_measures.measures.registry)
+
+def test_ir_measures_values_agree():
+    ir_measures = pytest.importorskip('ir_measures')
+    rng = np.random.default_rng(5)
+    qrels, run = _random_collection(rng)
+    qrels = {q: {d: max(g, 0) for d, g in v.items()} for q, v in qrels.items()}
+    run = {q: {d: s + 1e-3 * j for j, (d, s) in enumerate(v.items())} for q, v in run.items()}
+    names = ['AP', 'AP@10', 'nDCG@10', 'nDCG', 'P@5', 'R@10', 'RR', 'Rprec', 'Bpref', 'infAP', 'IPrec@0.5', 'SetP', 'SetR',
+             'SetF(beta=0.25)', 'SetAP', 'Success@5', 'NumRet', 'NumRel', 'NumRet(rel=2)', 'Judged@10', 'Judged@3',
+             'nDCG(gains={0:0,1:1,2:5,3:9})@10', 'AP(judged_only=True)', 'P(rel=2)@5', 'SetP(relative=True)']
+    theirs = {}
+    for m in ir_measures.iter_calc([ir_measures.parse_measure(n) for n in names], qrels, run):
+        theirs[(m.query_id, str(m.measure))] = m.value
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        ours = evaluate(qrels, run, names, per_query=True)
+    checked = 0
+    for n in names:
+        key = str(ir_measures.parse_measure(n))
+        for q in ours:
+            if (q, key) in theirs:
+                assert ours[q][n] == pytest.approx(theirs[(q, key)], abs=1e-9), (q, n, ours[q][n], theirs[(q, key)]); checked += 1
+    assert checked >= len(names) * 2
+
+def test_one_table():
+    "trec_eval's forms hang on registry entries: no other table of measures."
+    import rankmetrics_nb.trec_measures as tm, rankmetrics_nb.trec_registry as tr
+    assert not hasattr(tr, 'TREC_REGISTRY')
+    assert list(tm.TREC_MEASURES) == list(trec_forms('qrels'))
+    for f in trec_forms('qrels').values(): assert f in REGISTRY[f.measure].trec
