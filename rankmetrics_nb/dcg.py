@@ -9,7 +9,8 @@ import numpy as np
 from .kit import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real
 
 # %% auto #0
-__all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg']
+__all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'gain_values', 'discount_weights',
+           'ideal_gains']
 
 # %% ../nbs/05_dcg.ipynb #874bb9c3
 GAINS = {
@@ -231,3 +232,24 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
         raise EvalInputError(f"labels row {r} scores above its ideal (DCG {d[r]:g} > ideal DCG {i[r]:g}): "
                              "ideal must hold all of the query's judged grades, those of the ranked documents included")
     return as_result(np.divide(d, i, out=np.zeros(len(d)), where=i > 0), single)
+
+# %% ../nbs/05_dcg.ipynb #c6cbd34b
+def gain_values(grades:np.ndarray, # grades (any shape; no NaN)
+                gain='linear', # "linear", "exp", a {grade: gain} mapping or a callable
+               )->np.ndarray:
+    "The gain of each grade, as `dcg` gives it (negative grades gain 0)."
+    _check_gain(gain)
+    g = np.asarray(grades, np.float64)
+    return _gain_values(g.ravel(), gain).reshape(g.shape)
+
+def discount_weights(n:int, # how many ranks
+                     discount='log2', # "log2", "jk" or a callable rank -> weight
+                     base=None, # the logarithm's base of "jk" (default 2)
+                    )->np.ndarray:
+    "The discount weights w_1 … w_n of ranks 1 … n, as `dcg` applies them."
+    return _weights(n, discount, _check_discount(discount, base))
+
+def ideal_gains(gains:np.ndarray, # (queries × documents) gains of each query's judged documents, NaN padded
+               )->np.ndarray:
+    "Each row's positive gains, largest first, then zeros: the ideal ranking's gains."
+    return _ideal_gains(np.asarray(gains, np.float64))

@@ -141,7 +141,7 @@ def _alias_index()->dict:
         _alias_index.cache = {a: (d.name, fixed) for d in REGISTRY.values() for a, fixed in d.aliases.items()}
     return _alias_index.cache
 
-# %% ../nbs/09_measures.ipynb #3c130456
+# %% ../nbs/09_measures.ipynb #61c8f86c
 def attach_trec(form, # a `TrecMeasure` whose `measure` names a registry entry
                ):
     "Record `form` as trec_eval's way of naming, parameterising and printing the registry entry it names."
@@ -505,11 +505,12 @@ def registry_table(rows:list=None, # registry names to show; None: all
         trec = ', '.join(_trec_text(f) for f in d.trec) or '—'
         params = '<br>'.join(_param_text(p) for p in d.params) or '—'
         cut = d.cutoff if d.cutoff in _CUTOFF_RULES else f'`@` sets {d.cutoff}'
-        what = d.doc + (f": ${d.formula}$" if d.formula else '') + (f" ({d.cite})" if d.cite else '')
+        formula = d.formula.replace('|', r'\vert ')       # a | would end the table cell
+        what = d.doc + (f": ${formula}$" if formula else '') + (f" ({d.cite})" if d.cite else '')
         out.append(f"| `{name}` | {also} | {tools[0]} | {trec} | {tools[1]} | {tools[2]} | {tools[3]} | {cut} | {params} | {d.summary} | {what} |")
     return '\n'.join(out)
 
-# %% ../nbs/09_measures.ipynb #6ae4f094
+# %% ../nbs/09_measures.ipynb #e9516a39
 IR_MEASURES_NOT_HERE = {
     'Accuracy': "ir_measures' accuracy of a classifier over the ranking: not computed here",
     'Compat': "compatibility with an ideal ranking (Clarke, Vtyurina & Smucker 2020): not computed here",

@@ -13,6 +13,7 @@ from .kit import EvalInputError, Batch, safe_ratio, sum_in_rank_order
 from .trec_registry import (TrecMeasure, bad_param, single, with_text, per_long_cutoff,
                                           per_float_cutoff, long_cutoffs, float_cutoffs, float_params, pair_params, gain_map)
 from .measures import Param, register, attach_trec, trec_forms, measure
+from .dcg import gain_values, discount_weights, ideal_gains
 from .precision import precision, success
 from .reciprocal_rank import reciprocal_rank
 
@@ -96,7 +97,7 @@ def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter her
     q.placeholder = bool(placeholder)
     return q
 
-# %% ../nbs/11_trec_measures.ipynb #79eef9eb
+# %% ../nbs/11_trec_measures.ipynb #91eecad7
 _ORDER = ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
           'iprec_at_recall', 'P', 'relstring', 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G',
           'dcg', 'ideal_dcg', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P',
@@ -116,7 +117,7 @@ def _tq(b:Batch, rel)->TrecQueries:
     return views[rel]
 
 
-# %% ../nbs/11_trec_measures.ipynb #3edfe2df
+# %% ../nbs/11_trec_measures.ipynb #fcfc8c67
 _LEVEL = Param('rel', 1, int, "the lowest grade counted as relevant (trec_eval's -l)")
 _GAINMAP = Param('gains', None, 'mapping', "trec_eval's grade=gain pairs (`ndcg.1=3,2=9`), written {1:3,2:9}")
 _PAIRS = lambda gains: None if gains is None else ','.join(f'{g}={v}' for g, v in gains.items())
@@ -407,7 +408,7 @@ _form('11pt_avg', _LEVELS, 'mean', 'float', "mean interpolated precision over re
 # %% ../nbs/11_trec_measures.ipynb #0f6e67a3
 def _gains(codes:np.ndarray, gains:dict)->np.ndarray:
     "The gain of each code: its value for grades > 0, `gains`' value for the grades it names, else 0 (padding too)."
-    G = np.where(np.nan_to_num(codes, nan=-1) > 0, np.nan_to_num(codes), 0.0)
+    G = gain_values(np.nan_to_num(codes, nan=0))           # the dcg module's linear gain: the grade, 0 below 1
     for grade, gain in gains.items(): G = np.where(codes == grade, gain, G)
     return G
 
@@ -465,7 +466,7 @@ def _gain_setup(q, p, name:str)->tuple:
     gains = {} if p is None else gain_map(name, pair_params(name, p), strict=False)   # the driver notes skipped names
     return _gains(q.codes, gains), _ideal(q, gains)
 
-def _discount(n:int)->np.ndarray: return 1 / np.log2(np.arange(2, n + 2))
+def _discount(n:int)->np.ndarray: return discount_weights(n)      # the dcg module's 1/log2(i+1)
 
 def _judged_grades(q)->np.ndarray: return np.where(q.ideal >= 0, q.ideal, np.nan)
 
@@ -485,10 +486,9 @@ def _m_ideal_dcg(q, p): return _dcgs(q, p, 'ideal_dcg')[1]
 def _ndcg_upto(q)->tuple:
     "Running DCG of the run and of the ideal ranking, rank by rank (trec_eval's ndcg_cut: linear gain, log2 discount, negative grades gain 0)."
     if '_ndcg_upto' not in q.__dict__:
-        G = np.where(np.isnan(q.codes), 0.0, np.maximum(np.nan_to_num(q.codes), 0.0))
-        J = _judged_grades(q)
-        I = -np.sort(-np.where(J > 0, J, 0.0), axis=1)
-        w = 1 / np.log2(np.arange(2, max(G.shape[1], I.shape[1]) + 2))
+        G = gain_values(np.nan_to_num(q.codes, nan=0))
+        I = ideal_gains(_judged_grades(q))
+        w = _discount(max(G.shape[1], I.shape[1]))
         q.__dict__['_ndcg_upto'] = np.cumsum(G * w[:G.shape[1]], axis=1), np.cumsum(I * w[:I.shape[1]], axis=1)
     return q.__dict__['_ndcg_upto']
 
