@@ -635,7 +635,6 @@ _form('relstring', '10', 'none', 'str', "the relevance codes of the top N docume
 # %% ../nbs/11_trec_measures.ipynb #fd1f38b3
 TREC_MEASURES = trec_forms('qrels')    # {trec_eval name: its form}, in print order: a view of the registry
 _NOT_IN_ALL_TREC = ('dcg', 'ideal_dcg', 'yaap')      # trec_eval 10 computes them on request only
-_V10_ONLY = ('rbp', 'rbp_resid', 'unj')
 NICKNAMES = {
     'official': ['runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
                  'iprec_at_recall', 'P'],
@@ -650,4 +649,4 @@ def nickname(name:str, # a key of `NICKNAMES`
     "The measures a nickname stands for, in trec_eval's print order."
     if name not in NICKNAMES: raise EvalInputError(f"unknown nickname {name!r}; choose one of: {', '.join(NICKNAMES)}")
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10; got {version!r}")
-    return [m for m in NICKNAMES[name] if version == 10 or m not in _V10_ONLY]
+    return [m for m in NICKNAMES[name] if version in TREC_MEASURES[m].versions]    # rbp, rbp_resid, unj: 10 only
