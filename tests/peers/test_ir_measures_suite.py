@@ -13,7 +13,11 @@ names map to ours, and which parameter matches its convention:
   reproduced through the trec_eval drop-in, which has them under trec_eval's names; the same cases
   written with ir_measures' names through `evaluate` are strict xfails (they fail once the names land).
 
-Counts: see the module's test items — 126 cases ported (one test item each): 101 pass, 25 xfail (strict).
+* `SetF(beta=b)` is trec_eval's set_F, where recall weighs b times (not b² times, as in our van Rijsbergen F):
+  our `F(beta=sqrt(b))`; the trec_eval drop-in's `set_F.b` is checked as well.
+
+Counts: 176 cases ported (pytest items; a parametrised case counts once per parameter set): 137 pass, 39 xfail
+(strict).
 Source tests skipped as not concrete:
 * test_measures.py::test_P only prints values (no expected value).
 * test_compat.py::test_measures needs `compat.qrels`/`compat.run` (2,200 lines of data that are neither in this

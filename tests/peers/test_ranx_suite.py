@@ -13,8 +13,9 @@ parameter that matches it and says so:
 * ranx's `dcg`/`ndcg` are linear gain with 1/log2(i+1) (our default); `dcg_burges`/`ndcg_burges` are
   `gain='exp'` (2^g - 1).
 
-Counts: 41 cases ported (one test function each, parametrised cases counted one by one):
-39 pass, 2 xfail (strict: they turn into failures when the feature lands).
+Counts: 55 cases ported (pytest items; a parametrised case counts once per parameter set): 53 pass,
+2 xfail (strict: they turn into failures when the feature lands). bpref and RBP pass through the trec_eval
+drop-in; the two xfails are the same cases through `evaluate` with the names Bpref and RBP(p=...).
 
 Source tests skipped as not concrete (no expected value):
 * meta/evaluate_test.py::test_with_Qrels_and_Run_control and ::test_python_dict only check that

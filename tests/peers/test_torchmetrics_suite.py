@@ -24,7 +24,8 @@ inputs; 4 x 64 for the graded targets) is evaluated by us and by a small indepen
 same definitions, for every top_k, input kind and aggregation of the source's parameter grids (no DDP, no
 GPU, no dtype runs: those test torch itself).
 
-Counts: 215 cases ported (test items): 190 pass, 25 xfail (strict).
+Counts: 248 cases ported (pytest items; a parametrised case counts once per parameter set): 221 pass, 27 xfail
+(strict).
 Source tests skipped as not concrete, or testing torch rather than a metric:
 * test_*.py::test_precision_cpu / ::test_precision_gpu (half-precision dtype support of the torch code) and the
   `ddp=True` parametrisations (distributed synchronisation).
