@@ -16,16 +16,20 @@ what is empty. Source tests skipped as not concrete: `PyTrecEvalIntegrationTest`
 generated trec_eval comparisons, which are ported (they read trec_eval's test files from the shared conformance
 folder and skip where it is absent).
 """
+import functools
 import os
 import re
 import warnings
 from pathlib import Path
 import pytest
-from rankmetrics_nb import evaluate, trec_eval, EvalInputError, QueryMismatchWarning
+from rankmetrics_nb import evaluate as _evaluate, trec_eval, EvalInputError, QueryMismatchWarning
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get('RANKMETRICS_SHARED', ROOT.parent / 'shared'))
 TREC_EVAL = SHARED / 'conformance' / 'trec_eval'
+
+# Every evaluation names its tie policy: 'trec', pytrec_eval's order (score as float32 descending, then docno descending)
+evaluate = functools.partial(_evaluate, ties='trec')
 
 QREL = {'q1': {'d1': 0, 'd2': 1, 'd3': 0}, 'q2': {'d2': 1, 'd3': 1}}
 RANK3 = {'d1': 1.0, 'd2': 0.0, 'd3': 1.5}      # the relevant d2 at rank 3

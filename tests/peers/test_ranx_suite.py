@@ -22,12 +22,17 @@ Source tests skipped as not concrete (no expected value):
   `evaluate` runs on their fixture; the fixture is evaluated with an expected value in the port of
   ::test_python_dict_2 below.
 """
+import functools
 import math
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb import (evaluate, trec_eval, precision, recall, f_measure, r_precision, success, reciprocal_rank,
+from rankmetrics_nb import (evaluate as _evaluate, trec_eval, precision, recall, f_measure, r_precision, success, reciprocal_rank,
                             average_precision, dcg, ndcg, QueryMismatchWarning, EvalInputError)
+
+# Every evaluation names its tie policy: 'input' (ranx's array order) where the ranx case gives equal scores, else
+# 'trec' (the fixtures' scores are distinct there, so any order-by-score policy gives the same ranking).
+evaluate = functools.partial(_evaluate, ties='trec')
 
 L2 = math.log2
 
