@@ -4,17 +4,16 @@ Source: terrierteam/ir_measures @ dc04a88f (Apache-2.0), `tests/*.py`. The input
 restated here (small qrels and runs as dicts); each test names the source test it ports. How ir_measures'
 names map to ours, and which parameter matches its convention:
 
-* `SetP`, `SetR`, `SetF(beta=b)` (trec_eval's set_P, set_recall, set_F) are our `P`, `R`, `F(beta=b)`
-  without a cutoff; `NumRet(rel=r)` (trec_eval's num_rel_ret) is our `NumRelRet(rel=r)`.
+* `SetP`, `SetR` (trec_eval's set_P, set_recall) are our `P`, `R` without a cutoff; `NumRet(rel=r)`
+  (trec_eval's num_rel_ret) is our `NumRelRet(rel=r)`.
+* `SetF(beta=b)` is trec_eval's set_F, where recall weighs b times (not b² times, as in our van Rijsbergen F):
+  our `F(beta=sqrt(b))` without a cutoff; the trec_eval drop-in's `set_F.b` is checked as well.
 * `nDCG(dcg='exp-log2')` is our `nDCG(gain=exp)`; gdeval's nDCG@k and ERR@k are our `nDCG(gain=exp)@k`
   and `ERR@k` (max_grade 4 is our default).
 * A topic of the qrels that the run misses scores 0 in ir_measures: our `queries='qrels'`.
 * Measures our `evaluate` registry lacks today (SetRelP, SetAP, IPrec, infAP, Bpref, judged_only) are
   reproduced through the trec_eval drop-in, which has them under trec_eval's names; the same cases
   written with ir_measures' names through `evaluate` are strict xfails (they fail once the names land).
-
-* `SetF(beta=b)` is trec_eval's set_F, where recall weighs b times (not b² times, as in our van Rijsbergen F):
-  our `F(beta=sqrt(b))`; the trec_eval drop-in's `set_F.b` is checked as well.
 
 Counts: 177 cases ported (pytest items; a parametrised case counts once per parameter set): 137 pass, 40 xfail
 (strict).
@@ -38,7 +37,7 @@ import warnings
 from pathlib import Path
 import numpy as np
 import pytest
-from rankmetrics_nb import (evaluate as _evaluate, trec_eval, join, ndcg, parse_measure, select_measures, EvalInputError,
+from rankmetrics_nb import (evaluate as _evaluate, trec_eval, join, ndcg, parse_measure, EvalInputError,
                             QueryMismatchWarning)
 
 # Every evaluation names its tie policy: 'trec' (score descending, then docno descending: the order of ir_measures'
