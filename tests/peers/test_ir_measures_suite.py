@@ -4,18 +4,18 @@ Source: terrierteam/ir_measures @ dc04a88f (Apache-2.0), `tests/*.py`. The input
 restated here (small qrels and runs as dicts); each test names the source test it ports. How ir_measures'
 names map to ours, and which parameter matches its convention:
 
-* `SetP`, `SetR` (trec_eval's set_P, set_recall) are our `P`, `R` without a cutoff; `NumRet(rel=r)`
-  (trec_eval's num_rel_ret) is our `NumRelRet(rel=r)`.
+* ir_measures' names are read by our parser with ir_measures' meanings (`SetP`, `SetR`, `SetF`, `SetAP`, `IPrec@x`,
+  `infAP`, `Bpref`, `Judged`, `judged_only=`, `gains=`, `dcg=`); `SetP`, `SetR` are also our `P`, `R` without a
+  cutoff; `NumRet(rel=r)` (trec_eval's num_rel_ret) is also our `NumRelRet(rel=r)`.
 * `SetF(beta=b)` is trec_eval's set_F, where recall weighs b times (not b² times, as in our van Rijsbergen F):
   our `F(beta=sqrt(b))` without a cutoff; the trec_eval drop-in's `set_F.b` is checked as well.
 * `nDCG(dcg='exp-log2')` is our `nDCG(gain=exp)`; gdeval's nDCG@k and ERR@k are our `nDCG(gain=exp)@k`
   and `ERR@k` (max_grade 4 is our default).
 * A topic of the qrels that the run misses scores 0 in ir_measures: our `queries='qrels'`.
-* Measures our `evaluate` registry lacks today (SetRelP, SetAP, IPrec, infAP, Bpref, judged_only) are
-  reproduced through the trec_eval drop-in, which has them under trec_eval's names; the same cases
-  written with ir_measures' names through `evaluate` are strict xfails (they fail once the names land).
+* trec_eval's measures are checked twice: through the trec_eval drop-in under trec_eval's names, and through
+  `evaluate` under ir_measures' names. Strict xfails mark what is still missing (they fail once it lands).
 
-Counts: 177 cases ported (pytest items; a parametrised case counts once per parameter set): 137 pass, 40 xfail
+Counts: 177 cases ported (pytest items; a parametrised case counts once per parameter set): 158 pass, 19 xfail
 (strict).
 Source tests skipped as not concrete:
 * test_measures.py::test_P only prints values (no expected value).
@@ -106,7 +106,6 @@ def test_setp(rel, expected, mean):
     assert column(per_query(QB, R2, [m]), m) == pytest.approx(expected, abs=1e-15)
     assert evaluate(QB, R2, m)[m] == pytest.approx(mean, abs=1e-15)
 
-@pytest.mark.xfail(strict=True, reason="no 'SetP' name in the evaluate() registry yet (our P without a cutoff computes it)")
 def test_setp_by_name():
     # test_pytrec_eval.py::test_SetP, with ir_measures' name
     assert column(per_query(QB, R2, ['SetP']), 'SetP') == pytest.approx([.6, .25], abs=1e-15)
@@ -123,7 +122,6 @@ def test_setr(rel, expected, mean):
     m = f'R(rel={rel})'
     assert column(per_query(QB, R2, [m]), m) == expected and evaluate(QB, R2, m)[m] == mean
 
-@pytest.mark.xfail(strict=True, reason="no 'SetR' name in the evaluate() registry yet (our R without a cutoff computes it)")
 def test_setr_by_name():
     # test_pytrec_eval.py::test_SetR, with ir_measures' name
     assert column(per_query(QB, R2, ['SetR']), 'SetR') == [1., .5]
@@ -136,7 +134,6 @@ def test_setap(level, expected, mean):
     assert column(got, 'set_map') == pytest.approx(expected, abs=1e-15)
     assert summary['set_map'] == pytest.approx(mean, abs=1e-15)
 
-@pytest.mark.xfail(strict=True, reason="no 'SetAP' measure in the evaluate() registry yet (trec_eval's set_map in the drop-in only)")
 def test_setap_by_name():
     # test_pytrec_eval.py::test_SetAP, with ir_measures' name
     assert column(per_query(QB, R2, ['SetAP']), 'SetAP') == pytest.approx([.6, .125], abs=1e-15)
@@ -165,7 +162,6 @@ def test_setf_multiple_invocations():
     assert list(got.values())[:3] == pytest.approx([0.5417, 0.49615, 0.59659], abs=5e-5)
     assert got['F(rel=3)'] == 0
 
-@pytest.mark.xfail(strict=True, reason="no 'SetF' name in the evaluate() registry yet (our F without a cutoff computes it)")
 def test_setf_by_name():
     # test_pytrec_eval.py::test_SetF, with ir_measures' name
     assert column(per_query(QB, R2, ['SetF(beta=1)']), 'SetF(beta=1)') == pytest.approx([0.75, 1 / 3], abs=5e-5)
@@ -181,7 +177,6 @@ def test_iprec(level, recall, expected, mean):
     assert column(got, name) == pytest.approx(expected, abs=1e-15)
     assert summary[name] == pytest.approx(mean, abs=5e-5)
 
-@pytest.mark.xfail(strict=True, reason="no 'IPrec' measure in the evaluate() registry yet (trec_eval's iprec_at_recall in the drop-in only)")
 def test_iprec_by_name():
     # test_pytrec_eval.py::test_IPrec, with ir_measures' name
     assert column(per_query(QC, R2, ['IPrec@0.5']), 'IPrec@0.5') == [1.0, .25]
@@ -201,7 +196,6 @@ def test_infap(level, expected, mean):
     assert column(got, 'infAP') == pytest.approx(expected, abs=5e-5)
     assert summary['infAP'] == pytest.approx(mean, abs=5e-5)
 
-@pytest.mark.xfail(strict=True, reason="no 'infAP' measure in the evaluate() registry yet (trec_eval's infAP in the drop-in only)")
 def test_infap_by_name():
     # test_pytrec_eval.py::test_infAP, with ir_measures' name
     assert column(per_query(QD, R2, ['infAP']), 'infAP') == pytest.approx([0.8333, 0.1875], abs=5e-5)
@@ -220,7 +214,6 @@ def test_ndcg_gains():
     assert column(per_query(mapped, R2, ['nDCG']), 'nDCG') == pytest.approx([0.97177, 0.14949], abs=5e-5)
     assert list(ndcg(join(QD, R2), gain={0: 1, 1: 4, 2: 2})) == pytest.approx([0.97177, 0.14949], abs=5e-5)
 
-@pytest.mark.xfail(strict=True, reason="evaluate()'s nDCG has no gains={grade: gain} parameter yet (gain is 'linear' or 'exp')")
 def test_ndcg_gains_by_name():
     # test_pytrec_eval.py::test_nDCG, with ir_measures' name
     got = per_query(QD, R2, ['nDCG(gains={0:1,1:4})'])
@@ -232,7 +225,6 @@ def test_p():
     got, _ = trec(QE, R3, ['P.4'], judged_only=True)
     assert column(got, 'P_4') == [0.75, 0.25]
 
-@pytest.mark.xfail(strict=True, reason="evaluate() measures have no judged_only parameter yet (the trec_eval drop-in's judged_only=True has it)")
 def test_p_judged_only_by_name():
     # test_pytrec_eval.py::test_P, with ir_measures' name
     assert column(per_query(QE, R3, ['P(judged_only=True)@4']), 'P(judged_only=True)@4') == [0.75, 0.25]
@@ -255,7 +247,6 @@ def test_judged_only(request_, name):
     assert jo['0'][name] == pytest.approx(rm['0'][name], abs=5e-5)
     assert jo['0'][name] != pytest.approx(full['0'][name], abs=5e-5)
 
-@pytest.mark.xfail(strict=True, reason="evaluate() measures have no judged_only parameter yet")
 def test_ap_judged_only_by_name():
     # test_pytrec_eval.py::test_judged_only (AP), with ir_measures' name
     qrels, run, removed = {'0': QE['0']}, {'0': T0}, {'0': {'D1': .3, 'D3': .4, 'D4': .1}}
@@ -286,7 +277,6 @@ def test_ranx_provider(measure, expected):
 @pytest.mark.parametrize('measure,expected', [
     ("nDCG(dcg='exp-log2')", 0.6201040599710453), ("nDCG(dcg='exp-log2')@10", 0.6201040599710453),
     ('SetP', 0.6), ('SetR', 1.0)])
-@pytest.mark.xfail(strict=True, reason="ir_measures' names nDCG(dcg='exp-log2'), SetP and SetR are not in the evaluate() registry yet")
 def test_ranx_provider_by_name(measure, expected):
     # test_ranx.py::test_P, with ir_measures' names
     assert per_query(Q0, R0, [measure])['0'][measure] == pytest.approx(expected, rel=1e-12)
@@ -321,8 +311,6 @@ def test_judged(k, expected):
     assert column(per_query(QA, R1, [f'Judged@{k}']), f'Judged@{k}') == pytest.approx(expected, rel=1e-12)
 
 @pytest.mark.parametrize('measure', ['Judged', 'Judged@1000', 'Judged@10'])
-@pytest.mark.xfail(strict=True, reason="our Judged@k divides by k; ir_measures divides by min(k, documents retrieved) "
-                                       "(topic 1 retrieves 4: 1/4, ours 1/k), and Judged needs a cutoff here")
 def test_judged_short_run(measure):
     # test_judged.py::test_judged — Judged, Judged(cutoff=1000), Judged(cutoff=10)
     assert column(per_query(QA, R1, [measure]), measure) == pytest.approx([1.0, 0.25], rel=1e-12)
@@ -482,7 +470,7 @@ def test_define(measure, expected, mean):
 
 # ------------------------------------------------------------------ test_util.py
 @pytest.mark.parametrize('trec_name,ours', [('map', 'AP'), ('P_5', 'P@5'), ('ndcg', 'nDCG'), ('ndcg_cut_10', 'nDCG@10'),
-                                             ('set_P', 'P'), ('set_recall', 'R'), ('set_F', 'F')])
+                                             ('set_P', 'SetP'), ('set_recall', 'SetR'), ('set_F', 'SetF')])
 def test_parse_trec_measure(trec_name, ours):
     # test_util.py::test_parse_trec_measure — trec_eval names our parser reads as measures
     assert parse_measure(trec_name) == parse_measure(ours)
@@ -520,7 +508,6 @@ def test_parse_measure(text, same):
 
 @pytest.mark.parametrize('text', ['nDCG(dcg="exp-log2")@10', 'nDCG(dcg="exp-log2", cutoff=20)', 'nDCG(gains={0:1,1:2})@5',
                                   'IPrec@0.2', 'IPrec(rel=2, recall=0.4)'])
-@pytest.mark.xfail(strict=True, reason="ir_measures' dcg=, gains=, cutoff= parameters and IPrec are not in our parser's registry yet")
 def test_parse_measure_by_ir_measures_name(text):
     # test_util.py::test_parse_measure — ir_measures' own spellings
     parse_measure(text)

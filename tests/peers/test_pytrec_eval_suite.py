@@ -9,7 +9,7 @@ pytrec_eval embeds trec_eval 9.0.x: the ports use our trec_eval drop-in with `ve
 (measure sets), and `evaluate(..., ties='trec')` (pytrec_eval's order: score as float32 descending, then docno
 descending). A query the run leaves empty is not evaluated (pytrec_eval has no `-c`): our default `queries='run'`.
 
-Counts: 31 cases ported (pytest items; a parametrised case counts once per parameter set): 28 pass, 3 xfail (strict).
+Counts: 31 cases ported (pytest items; a parametrised case counts once per parameter set): 29 pass, 2 xfail (strict).
 Deliberate differences, ported as tests of our behaviour (the peer's value is in the comment): pytrec_eval returns
 `{}` (or `{qid: {}}`) for an empty run, empty qrels or an empty measure set; we raise an EvalInputError that says
 what is empty. Source tests skipped as not concrete: `PyTrecEvalIntegrationTest` is empty apart from the two
@@ -81,7 +81,6 @@ def test_ndcg_judged_docs_only():
     # two relevant documents lead: 1.0 (trec_eval's -J: judged_only=True)
     assert trec_q(QREL10, {'q1': {}, 'q2': RANK3}, ['ndcg'], 'q2', judged_only=True)['ndcg'] == 1.0
 
-@pytest.mark.xfail(strict=True, reason="evaluate() measures have no judged_only parameter yet (the trec_eval drop-in's judged_only=True has it)")
 def test_ndcg_judged_docs_only_by_name():
     # PyTrecEvalUnitTest::test_ndcg (pytrec_eval-terrier, judged_docs_only_flag=True), through evaluate
     got = quiet(evaluate, QREL10, {'q2': RANK3}, ['nDCG(judged_only=True)'], per_query=True)

@@ -13,9 +13,10 @@ parameter that matches it and says so:
 * ranx's `dcg`/`ndcg` are linear gain with 1/log2(i+1) (our default); `dcg_burges`/`ndcg_burges` are
   `gain='exp'` (2^g - 1).
 
-Counts: 55 cases ported (pytest items; a parametrised case counts once per parameter set): 53 pass,
-2 xfail (strict: they turn into failures when the feature lands). bpref and RBP pass through the trec_eval
-drop-in; the two xfails are the same cases through `evaluate` with the names Bpref and RBP(p=...).
+Counts: 55 cases ported (pytest items; a parametrised case counts once per parameter set): 54 pass,
+1 xfail (strict: it turns into a failure when the feature lands). bpref and RBP pass through the trec_eval
+drop-in and bpref also through `evaluate` as Bpref; the xfail is RBP(p=...) through `evaluate` (ranx's RBP is
+the C/W/L form, not trec_eval's scaled one).
 
 Source tests skipped as not concrete (no expected value):
 * meta/evaluate_test.py::test_with_Qrels_and_Run_control and ::test_python_dict only check that
@@ -70,7 +71,6 @@ def test_bpref_through_trec_eval():
     got = {str(q): v['bpref'] for q, v in t.per_query.items()}
     assert got == pytest.approx(BPREF_EXPECTED, rel=1e-12)
 
-@pytest.mark.xfail(strict=True, reason="no 'Bpref' measure in the evaluate() registry yet (only the trec_eval drop-in has bpref)")
 def test_bpref_through_evaluate():
     # metrics/bpref_test.py::test_bpref, through evaluate with ir_measures' name
     got = evaluate(BPREF_QRELS, BPREF_RUN, ['Bpref'], per_query=True)
