@@ -19,12 +19,16 @@ from .diversity import alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_
 # %% auto #0
 __all__ = ['TOOLS', 'REGISTRY', 'GM_FLOOR', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged',
            'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_DCG', 'alpha_nDCG', 'ERR_IA',
-           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'IR_MEASURES_NOT_HERE', 'Param', 'MeasureDef',
-           'register', 'attach_trec', 'trec_forms', 'judged_only', 'Measure', 'known_names', 'parse_measure',
-           'canonical', 'measure', 'registry_table']
+           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'IR_MEASURES_NOT_HERE', 'GainMap', 'Param',
+           'MeasureDef', 'register', 'attach_trec', 'trec_forms', 'judged_only', 'Measure', 'known_names',
+           'parse_measure', 'canonical', 'measure', 'registry_table']
 
 # %% ../nbs/09_measures.ipynb #49744b4d
 _TRUE, _FALSE = ('true', 'True', '1', 'yes'), ('false', 'False', '0', 'no')
+
+class GainMap(dict):
+    "A {grade: gain} map as a parameter value: hashable, so a measure holding one can be a dict key."
+    def __hash__(self): return hash(tuple(sorted(self.items())))
 
 def _mapping(text:str, measure:str, name:str)->dict:
     "{grade: gain} from `{0:0,1:1,2:3}` (braces optional)."
@@ -38,7 +42,7 @@ def _mapping(text:str, measure:str, name:str)->dict:
         if not sep or g is None or not (math.isfinite(g) and math.isfinite(v)):
             raise EvalInputError(f"{measure}: {name}={text!r} must map grades to gains, e.g. {{0:0,1:1,2:3}}")
         out[int(g) if g == int(g) else g] = int(v) if v == int(v) else v
-    return out
+    return GainMap(out)
 
 @dataclass(frozen=True)
 class Param:
@@ -461,7 +465,8 @@ def _at(self:Measure, k)->Measure:
 
 def _with_params(self:Measure, **params)->Measure:
     "`m(rel=2)`: the measure with these parameters (the others as they are; ir_measures' cutoff= sets the cutoff)."
-    k = params.pop('cutoff', self.k)
+    k, d = params.pop('cutoff', self.k), self.definition
+    for n in [n for n in params if n in d.translate]: params |= d.translate[n](params.pop(n))    # ir_measures' spellings
     return parse_measure(_measure_text(self.name, dict(self.params) | params, k))
 
 Measure.__matmul__, Measure.__call__ = _at, _with_params
