@@ -13,15 +13,17 @@ __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', '
            'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS', 'err', 'mean_err', 'cascade_stop_probabilities',
            'cascade_probabilities', 'simulate_cascade', 'ERR_PRESETS', 'subtopic_matrix', 'alpha_gains', 'alpha_dcg',
            'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec', 'DiversityTable',
-           'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure', 'MeasureDef', 'Param',
-           'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F', 'Rprec', 'Success',
-           'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG',
-           'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation',
-           'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries',
-           'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare',
-           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex',
-           'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
-           'dask_evaluation', 'evaluate_runs', 'local_cluster']
+           'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'accuracy', 'auroc', 'compat',
+           'fall_out', 'recall_at_fixed_precision', 'cwl_weights', 'bpm', 'insq', 'inst', 'nerr8', 'nerr9', 'nerr10',
+           'nerr11', 'sdcg', 'rbp', 'Measure', 'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical',
+           'registry_table', 'measure', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged',
+           'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP',
+           'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'PerQueryValues', 'Evaluation',
+           'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval',
+           'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
+           'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
+           'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
+           'local_cluster']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -30,14 +32,15 @@ from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ra
 from .inputs import Qrels, Run, read_qrels, read_run
 from .joins import TIE_POLICIES, join, join_subtopics
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
-from .precision import precision, recall, f_measure, r_precision, success
+from .precision import precision, recall, f_measure, r_precision, success, fall_out, recall_at_fixed_precision
 from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
 from .average_precision import average_precision, mean_average_precision, DENOMINATORS
 from .dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, PRESETS as DCG_PRESETS
 from .err import err, mean_err, cascade_stop_probabilities, cascade_probabilities, simulate_cascade, PRESETS as ERR_PRESETS
 from .diversity import subtopic_matrix, alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 from .ndeval import DiversityTable, diversity_table, DIVERSITY_PRESETS
-from .rank_correlation import rank_correlation, kendall_tau
+from .rank_correlation import rank_correlation, kendall_tau, accuracy, auroc, compat
+from .cwl import cwl_weights, bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
 from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table, measure,
                                      P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged, NumRet, NumRel, NumRelRet, NumQ,
                                      MAP, MRR, NDCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall)
@@ -58,7 +61,8 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ra
          'mean_average_precision', 'DENOMINATORS', 'cumulative_gain', 'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS',
          'err', 'mean_err', 'cascade_stop_probabilities', 'cascade_probabilities', 'simulate_cascade', 'ERR_PRESETS',
          'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia',
-         'strec', 'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure',
+         'strec', 'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'accuracy', 'auroc', 'compat',
+         'fall_out', 'recall_at_fixed_precision', 'cwl_weights', 'bpm', 'insq', 'inst', 'nerr8', 'nerr9', 'nerr10', 'nerr11', 'sdcg', 'rbp', 'Measure',
          'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure',
          'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
          'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'PerQueryValues',
