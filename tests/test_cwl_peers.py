@@ -145,3 +145,15 @@ def test_no_relevant_and_empty():
               lambda b: rbp(b)):
         v = f(b)
         assert v[0] == 0 and v[1] == 0 and v[2] > 0
+
+def test_registry_rules():
+    "max_rel has no default (ir_measures requires it); BPM, SDCG, NERR8 and NERR9 need a cutoff; the others take none."
+    from rankmetrics_nb import EvalInputError
+    b = join({'q': {'a': 2}}, {'q': {'a': 1.0}})
+    with pytest.raises(EvalInputError, match='max_rel is required'): parse_measure('INST').compute(b)
+    for name in ('BPM', 'SDCG', 'NERR8', 'NERR9'):
+        with pytest.raises(EvalInputError, match='needs a cutoff'): parse_measure(f'{name}(max_rel=2)')
+    for name in ('INST', 'INSQ', 'NERR10', 'NERR11', 'RBP', 'Compat'):
+        with pytest.raises(EvalInputError, match='takes no cutoff'): parse_measure(f'{name}@10')
+    assert str(parse_measure('NERR10(p=0.9,max_rel=2)')) == 'NERR10(max_rel=2)'                  # defaults are not written
+    assert parse_measure('SDCG(dcg=log2,max_rel=2)@1').compute(b)[0] == 1
