@@ -15,13 +15,17 @@ from .average_precision import average_precision, DENOMINATORS
 from .dcg import dcg, ndcg
 from .err import err
 from .diversity import alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
+from .cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
+from .rank_correlation import accuracy, auroc, compat
+from .precision import fall_out, recall_at_fixed_precision
 
 # %% auto #0
 __all__ = ['TOOLS', 'REGISTRY', 'GM_FLOOR', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged',
            'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_DCG', 'alpha_nDCG', 'ERR_IA',
-           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'IR_MEASURES_NOT_HERE', 'GainMap', 'Param',
-           'MeasureDef', 'register', 'attach_trec', 'trec_forms', 'judged_only', 'Measure', 'known_names',
-           'parse_measure', 'canonical', 'measure', 'registry_table']
+           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat', 'Accuracy', 'AUROC', 'FallOut',
+           'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG', 'RBP',
+           'IR_MEASURES_NOT_HERE', 'GainMap', 'Param', 'MeasureDef', 'register', 'attach_trec', 'trec_forms',
+           'judged_only', 'Measure', 'known_names', 'parse_measure', 'canonical', 'measure', 'registry_table']
 
 # %% ../nbs/09_measures.ipynb #49744b4d
 _TRUE, _FALSE = ('true', 'True', '1', 'yes'), ('false', 'False', '0', 'no')
@@ -298,6 +302,72 @@ def _map_ia(s, k): "diversity.map_ia"; return map_ia(s, k)
           names=dict(ir_measures='StRecall (pyndeval)'))
 def _strec(s, k): "diversity.strec"; return strec(s, k)
 
+# %% ../nbs/09_measures.ipynb #1b8b8dd0
+_CWL = 'Azzopardi, Thomas & Moffat 2019, cwl_eval: an evaluation tool for information retrieval, SIGIR, DOI 10.1145/3331184.3331398'
+_O_REL = Param('rel', 1, int, 'the lowest grade counted as relevant')
+_O_T = Param('T', 1.0, float, 'the gain the user wants')
+_O_MIN = Param('min_rel', 0, 'number', 'the grade of gain 0')
+_O_MAX = Param('max_rel', None, 'number', 'the grade of gain 1, the top of the scale; required')
+_O_DEPTH = Param('max_depth', 1000, int, "the ranks the user model covers (cwl_eval's --max_depth)")
+_O_CWL = (_O_MIN, _O_MAX, _O_DEPTH)
+
+@register('Compat', "compatibility: rank-biased overlap with the ideal ranking of the documents with grade > 0, over the ideal's own",
+          [Param('p', 0.95, float, 'persistence of rank-biased overlap'),
+           Param('normalize', 'True', ('True', 'False'), "True: divide by the ideal ranking's RBO; False: plain RBO")], cutoff='none',
+          names=dict(ir_measures='Compat'), cite='Clarke, Vtyurina & Smucker 2020, Offline evaluation without gain, ICTIR, DOI 10.1145/3409256.3409816')
+def _compat(b, k, p, normalize): "rank_correlation.compat"; return compat(b, p=p, normalize=normalize == 'True')
+
+@register('Accuracy', 'the share of (relevant, non-relevant) pairs in the top k with the relevant document above (0 without a relevant one)', [_O_REL],
+          names=dict(ir_measures='Accuracy'))
+def _accuracy(b, k, rel): "rank_correlation.accuracy"; return accuracy(b, k, rel=rel)
+
+@register('AUROC', "ROC area of the run's scores against binary relevance in the top k (ties count 1/2; 0 without both classes)",
+          [_O_REL, Param('max_fpr', None, float, 'standardised partial area up to this false-positive rate; None: the whole area')],
+          names=dict(torchmetrics='RetrievalAUROC'))
+def _auroc(b, k, rel, max_fpr): "rank_correlation.auroc"; return auroc(b, k, rel=rel, max_fpr=max_fpr)
+
+@register('FallOut', "the share of the list's non-relevant documents shown in the top k", [_O_REL], names=dict(torchmetrics='RetrievalFallOut'))
+def _fall_out(b, k, rel): "precision.fall_out"; return fall_out(b, k, rel=rel)
+
+@register('RecallAtFixedPrecision', 'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',
+          [Param('min_precision', 0.0, float, 'the precision floor'), _O_REL,
+           Param('n_rel', 'judged', ('judged', 'listed'), "recall's denominator: the judged relevant documents, or those in the list (torchmetrics)")],
+          names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'))
+def _rafp(b, k, min_precision, rel, n_rel):
+    "precision.recall_at_fixed_precision"
+    return recall_at_fixed_precision(b, k, min_precision=min_precision, rel=rel, n_rel=None if n_rel == 'judged' else 'listed')
+
+@register('BPM', "C/W/L static Bejeweled Player Model: read on while the gain is below T and fewer than K = k documents are read",
+          [_O_T, *_O_CWL], cutoff='required', names=dict(ir_measures='BPM (cwl_eval)'), cite=_CWL)
+def _bpm(b, k, T, min_rel, max_rel, max_depth): "cwl.bpm"; return bpm(b, k, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('INSQ', 'C/W/L INSQ: C_i = ((i + 2T - 1)/(i + 2T))²', [_O_T, *_O_CWL], cutoff='none', names=dict(ir_measures='INSQ (cwl_eval)'), cite=_CWL)
+def _insq(b, k, T, min_rel, max_rel, max_depth): "cwl.insq"; return insq(b, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('INST', 'C/W/L INST: INSQ with the goal T less the gain found so far', [_O_T, *_O_CWL], cutoff='none', names=dict(ir_measures='INST (cwl_eval)'), cite=_CWL)
+def _inst(b, k, T, min_rel, max_rel, max_depth): "cwl.inst"; return inst(b, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('NERR8', 'C/W/L not-quite ERR (Eq. 8): C_i = 1 - g_i up to rank k', list(_O_CWL), cutoff='required', names=dict(ir_measures='NERR8 (cwl_eval)'), cite=_CWL)
+def _nerr8(b, k, min_rel, max_rel, max_depth): "cwl.nerr8"; return nerr8(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('NERR9', 'C/W/L not-quite ERR (Eq. 9): C_i = i/(i+1)·(1 - g_i) up to rank k', list(_O_CWL), cutoff='required', names=dict(ir_measures='NERR9 (cwl_eval)'), cite=_CWL)
+def _nerr9(b, k, min_rel, max_rel, max_depth): "cwl.nerr9"; return nerr9(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('NERR10', 'C/W/L not-quite ERR (Eq. 10): C_i = p·(1 - g_i)', [Param('p', 0.9, float, 'persistence'), *_O_CWL], cutoff='none', names=dict(ir_measures='NERR10 (cwl_eval)'), cite=_CWL)
+def _nerr10(b, k, p, min_rel, max_rel, max_depth): "cwl.nerr10"; return nerr10(b, p=p, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('NERR11', "C/W/L not-quite ERR (Eq. 12): INSQ's C_i times (1 - g_i)", [_O_T, *_O_CWL], cutoff='none', names=dict(ir_measures='NERR11 (cwl_eval)'), cite=_CWL)
+def _nerr11(b, k, T, min_rel, max_rel, max_depth): "cwl.nerr11"; return nerr11(b, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('SDCG', 'scaled DCG@k: DCG@k of the scaled gains over the DCG@k of k documents of gain 1',
+          [Param('dcg', 'log2', ('log2',), "the discount (ir_measures' only choice)"), *_O_CWL], cutoff='required', names=dict(ir_measures='SDCG (cwl_eval)'), cite=_CWL)
+def _sdcg(b, k, dcg, min_rel, max_rel, max_depth): "cwl.sdcg"; return sdcg(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+
+@register('RBP', "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
+          [Param('p', 0.8, float, 'persistence'), _O_REL, _O_DEPTH], cutoff='none',
+          names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL)
+def _rbp(b, k, p, rel, max_depth): "cwl.rbp"; return rbp(b, p=p, rel=rel, max_depth=max_depth)
+
 # %% ../nbs/09_measures.ipynb #d81641af
 def judged_only(b:Batch, # a joined batch
                )->Batch:
@@ -475,14 +545,18 @@ def measure(name:str, # a registry name or alias, without cutoff or parameters
            )->Measure:
     "The measure object `name` stands for, with its default parameters and no cutoff (set one with `@`)."
     if name not in REGISTRY and name not in _alias_index(): raise _unknown(name, name)
-    return parse_measure(name)
+    base, fixed = (name, {}) if name in REGISTRY else _alias_index()[name]
+    return Measure(base, tuple((p.name, fixed.get(p.name, p.default)) for p in REGISTRY[base].params), None)   # a cutoff comes with @
 
 P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged = map(measure, ['P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged'])
 NumRet, NumRel, NumRelRet, NumQ, MAP, MRR, NDCG = map(measure, ['NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG'])
 alpha_DCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall = map(measure, ['alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA',
                                                                                         'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall'])
+Compat, Accuracy, AUROC, FallOut, RecallAtFixedPrecision = map(measure, ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision'])
+BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG, RBP = map(measure, ['BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG', 'RBP'])
 _all_ = ['P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
-         'MAP', 'MRR', 'NDCG', 'alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall']
+         'Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10',
+         'NERR11', 'SDCG', 'RBP', 'MAP', 'MRR', 'NDCG', 'alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall']
 
 # %% ../nbs/09_measures.ipynb #e55b3a78
 def _param_text(p:Param)->str:
@@ -516,13 +590,4 @@ def registry_table(rows:list=None, # registry names to show; None: all
     return '\n'.join(out)
 
 # %% ../nbs/09_measures.ipynb #e9516a39
-IR_MEASURES_NOT_HERE = {
-    'Accuracy': "ir_measures' accuracy of a classifier over the ranking: not computed here",
-    'Compat': "compatibility with an ideal ranking (Clarke, Vtyurina & Smucker 2020): not computed here",
-    'BPM': "the C/W/L family (cwl-eval's user models): not computed here", 'INSQ': "the C/W/L family: not computed here",
-    'INST': "the C/W/L family: not computed here", 'NERR8': "the C/W/L family: not computed here",
-    'NERR9': "the C/W/L family: not computed here", 'NERR10': "the C/W/L family: not computed here",
-    'NERR11': "the C/W/L family: not computed here", 'SDCG': "the C/W/L family: not computed here",
-    'RBP': "ir_measures computes RBP with cwl-eval or trectools (binary or graded gains without trec_eval's scaling); "
-           "trec_eval's form is `rbp`",
-}
+IR_MEASURES_NOT_HERE = {}     # {ir_measures name: why it is not read here}: none today (0.4.3)

@@ -101,7 +101,6 @@ def test_rank_biased_precision_through_trec_eval(p, expected):
     # and the formula, exactly
     assert math.isclose(t.per_query['q1'][f'rbp_p={p}'], (1 - p) * sum(p ** (i - 1) for i in (1, 2, 6, 11, 17)), rel_tol=1e-12)
 
-@pytest.mark.xfail(strict=True, reason="no 'RBP' measure in the evaluate() registry yet (only the trec_eval drop-in's rbp)")
 def test_rank_biased_precision_through_evaluate():
     # metrics/rank_biased_precision_test.py::test_rank_biased_precision, through evaluate with ir_measures' name RBP(p=...)
     qrels = {'q1': {f'd{i}': 1 for i in (1, 2, 6, 11, 17)}}

@@ -271,7 +271,6 @@ def test_precision_recall_curve(kind, ignore_index, max_k):
 # ------------------------------------------------------------------ what cannot be reproduced today (strict xfails)
 @pytest.mark.parametrize('k', [None, 1, 10])
 @pytest.mark.parametrize('kind', ['default', 'no_target'])
-@pytest.mark.xfail(strict=True, reason="no 'FallOut' measure in the evaluate() registry yet")
 def test_fallout_class_metric(kind, k):
     # test_fallout.py::test_class_metric / ::test_functional_metric — non-relevant retrieved in the top k over all
     # non-relevant; a query without a non-relevant document is the empty case here
@@ -280,7 +279,6 @@ def test_fallout_class_metric(kind, k):
     assert_aggregations(ours(idx, preds, target, name), reference(ref_fall_out, groups(idx, preds, target), k, reverse=True))
 
 @pytest.mark.parametrize('k', [None, 1, 4, 10])
-@pytest.mark.xfail(strict=True, reason="no 'AUROC' measure in the evaluate() registry yet")
 def test_auroc_class_metric(k):
     # test_auroc.py::test_class_metric / ::test_functional_metric (max_fpr=None)
     idx, preds, target = make_inputs('default')
@@ -306,7 +304,7 @@ def test_empty_target_action_error():
     with pytest.raises(EvalInputError):
         evaluate(qrels, run, ['P@4'], empty='error')
 
-@pytest.mark.xfail(strict=True, reason="no 'FallOut' measure and no empty='error' policy in evaluate() yet")
+@pytest.mark.xfail(strict=True, reason="evaluate() has no empty='error' policy yet")
 def test_empty_target_action_error_no_negative():
     # helpers.py::_errors_test_class_metric_parameters_no_neg_target (test_fallout.py): "a query with no negative
     # target" raises with empty_target_action='error'
@@ -412,7 +410,6 @@ def test_functional_precision_recall_curve_docstring():
     assert [got['P@1'], got['P@2']] == [1.0, 0.5] and [got['R@1'], got['R@2']] == [0.5, 0.5]
 
 @pytest.mark.parametrize('measure,expected', [('FallOut@2', 1.0), ('AUROC', 0.5)])
-@pytest.mark.xfail(strict=True, reason="no 'FallOut' / 'AUROC' measures in the evaluate() registry yet")
 def test_functional_docstrings_missing(measure, expected):
     # functional/retrieval/{fall_out,auroc}.py examples
     assert evaluate(*SINGLE, [measure], per_query=True)['q'][measure] == pytest.approx(expected, abs=5e-5)
@@ -429,7 +426,6 @@ def test_class_hit_rate_docstring():
     assert evaluate(qrels, GROUPED[1], ['HitRate@2'])['HitRate@2'] == 0.5
 
 @pytest.mark.parametrize('measure,expected', [('FallOut@2', 0.5), ('AUROC', 0.75)])
-@pytest.mark.xfail(strict=True, reason="no 'FallOut' / 'AUROC' measures in the evaluate() registry yet")
 def test_class_docstrings_missing(measure, expected):
     # retrieval/{fall_out,auroc}.py examples
     assert evaluate(*GROUPED, [measure])[measure] == pytest.approx(expected, abs=5e-5)
@@ -450,7 +446,6 @@ def test_class_recall_at_fixed_precision_docstring():
     best = max((got[f'R@{k}'], k) for k in range(1, 5) if got[f'P@{k}'] >= 0.8)
     assert best == (0.5, 1)
 
-@pytest.mark.xfail(strict=True, reason="no 'RecallAtFixedPrecision' measure in the evaluate() registry yet")
 def test_class_recall_at_fixed_precision_by_name():
     # retrieval/precision_recall_curve.py (RetrievalRecallAtFixedPrecision example), by name
     m = 'RecallAtFixedPrecision(min_precision=0.8)@4'
