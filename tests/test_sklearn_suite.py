@@ -26,8 +26,8 @@ Not applicable (no measure here to map them to):
 - `coverage_error` (test_coverage_error, test_coverage_tie_handling, test_coverage_1d_error_message):
   the rank of the last relevant label, a measure this package does not have.
 - `label_ranking_loss` and the ROC/PR/DET curve tests: classification scores, not ranking measures.
-- test_lrap_error_raised, test_top_k_accuracy_score_error, test_ndcg_ignore_ties_with_k's twin
-  calls aside: input-format checks of scikit-learn's own API (shapes of `y_true`, `labels=`)."""
+- test_lrap_error_raised and test_top_k_accuracy_score_error: input-format checks of scikit-learn's
+  own API (the shapes of `y_true` and `y_score`, its `labels=` argument)."""
 import numpy as np
 import pytest
 from rankmetrics_nb.kit import Batch
