@@ -25,12 +25,14 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
            'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk',
            'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks',
-           'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs', 'local_cluster']
+           'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs', 'local_cluster',
+           'TieGroups', 'tie_groups', 'refuse_expected']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
                                 per_query, as_result, check_k, check_rel, check_number, check_choice, check_n_rel, safe_ratio,
                                 sum_in_rank_order, Mean, query_mean, apply_preset, evaluated_report)
+from .kit import TieGroups, tie_groups, refuse_expected
 from .inputs import Qrels, Run, read_qrels, read_run
 from .joins import TIE_POLICIES, join, join_subtopics
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
@@ -76,4 +78,4 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
          'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
-         'local_cluster']
+         'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected']

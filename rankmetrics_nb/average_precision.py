@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, label_matrix, top_k,
-                                as_result, query_mean, safe_ratio, sum_in_rank_order)
+                                as_result, query_mean, safe_ratio, sum_in_rank_order, tie_groups)
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -28,6 +28,37 @@ def _relevant_total(labels, listed:np.ndarray, n_rel, rel:float)->np.ndarray:
     if n_rel is None: return (labels.n_rel_at(rel) if isinstance(labels, Batch) else listed).astype(np.float64)
     return check_n_rel(n_rel, listed)
 
+# %% ../nbs/04_average_precision.ipynb #2b01cb89
+def _log_choose(lf:np.ndarray, n, m)->np.ndarray:
+    "log C(n, m) from the log-factorial table `lf`, -inf where m < 0 or m > n."
+    n, m = np.broadcast_arrays(np.asarray(n), np.asarray(m))
+    ok = (m >= 0) & (m <= n)
+    out = np.full(n.shape, -np.inf)
+    out[ok] = lf[n[ok]] - lf[m[ok]] - lf[n[ok] - m[ok]]
+    return out
+
+def _expected_terms(g, hit:np.ndarray)->np.ndarray:
+    "E[rel_i · C_i / i] at every rank of the full list (every order of each tie group equally likely)."
+    r, n, j, c = g.sum(hit), g.size, g.pos, g.before(hit)
+    mean_others = safe_ratio(r - 1, n - 1) * (j - 1)              # relevant ones before it in its group, on average
+    return np.where(g.valid, safe_ratio(r, n) * (c + 1 + mean_others) / np.arange(1, hit.shape[1] + 1), 0.0)
+
+def _expected_cut(g, hit:np.ndarray, terms:np.ndarray, k:int)->tuple:
+    "Rows whose k-th rank's group goes on past k, and there E[AP@k] with D = the relevant documents in the top k."
+    at = np.flatnonzero(g.valid[:, k - 1] & g.valid[:, k] & (g.ids[:, k - 1] == g.ids[:, k])) if k < hit.shape[1] else np.zeros(0, np.int64)
+    if len(at) == 0: return at, np.zeros(0)
+    s, n, r, c = g.start[at, k - 1], g.size[at, k - 1], g.sum(hit)[at, k - 1].round().astype(np.int64), g.before(hit)[at, k - 1]
+    t = k - s
+    above = np.where(s > 0, np.cumsum(terms[at], axis=1)[np.arange(len(at)), np.maximum(s - 1, 0)], 0.0)
+    harmonic = np.r_[0.0, np.cumsum(1 / np.arange(1, k + 1))]
+    A = harmonic[s + t] - harmonic[s]                               # Σ_{j ≤ t} 1/(s + j)
+    B = t - (s + 1) * A                                             # Σ_{j ≤ t} (j - 1)/(s + j)
+    h = np.arange(int(t.max()) + 1)[None, :]
+    lf = np.r_[0.0, np.cumsum(np.log(np.arange(1, int(n.max()) + 1)))]
+    P = np.exp(_log_choose(lf, r[:, None], h) + _log_choose(lf, (n - r)[:, None], t[:, None] - h) - _log_choose(lf, n, t)[:, None])
+    cut_sum = h / t[:, None] * ((c + 1)[:, None] * A[:, None] + safe_ratio(h - 1, (t - 1)[:, None]) * B[:, None])
+    return at, (P * safe_ratio(above[:, None] + cut_sum, c[:, None] + h)).sum(axis=1)
+
 # %% ../nbs/04_average_precision.ipynb #1ef75e49
 def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                       k:int=None, # the cutoff, for AP@k; None for the whole list
@@ -41,7 +72,14 @@ def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D
     R = _relevant_total(labels, (m >= rel).sum(axis=1), n_rel, rel)
     r = top_k(m, k) >= rel
     D = dict(n_rel=R, retrieved=r.sum(axis=1), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]
-    return as_result(safe_ratio(sum_in_rank_order(_hit_precision(r)), D), single)
+    g = tie_groups(labels)
+    if g is None: return as_result(safe_ratio(sum_in_rank_order(_hit_precision(r)), D), single)
+    terms = _expected_terms(g, m >= rel)                           # ties='expected': the cutoff comes after the expectation
+    ap = safe_ratio(terms[:, :k].sum(axis=1), D)
+    if denominator == 'retrieved' and k is not None:
+        at, value = _expected_cut(g, m >= rel, terms, k)
+        ap[at] = value
+    return as_result(ap, single)
 
 # %% ../nbs/04_average_precision.ipynb #6185ce65
 def mean_average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`

@@ -6,7 +6,8 @@
 from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
-from .kit import EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real
+from .kit import (EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real,
+                                tie_groups)
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'gain_values', 'discount_weights',
@@ -140,6 +141,12 @@ def _weighted_sum(G:np.ndarray, # gains (queries × ranks), NaN counted as 0
         raise EvalInputError(f"the {what} of row {int(np.argmax(~np.isfinite(s)))} overflows the largest float; use smaller gains")
     return s
 
+# %% ../nbs/05_dcg.ipynb #99dedf2e
+def _tie_mean(labels, G:np.ndarray)->np.ndarray:
+    "The gains, or for a batch joined with ties='expected' each tie group's mean gain at each of its ranks."
+    g = tie_groups(labels)
+    return G if g is None else g.mean(G)
+
 # %% ../nbs/05_dcg.ipynb #8b520da6
 def _judged(labels, m:np.ndarray)->np.ndarray:
     "Which cells hold a judged document: a batch knows; in a plain list every listed document counts as judged."
@@ -157,7 +164,7 @@ def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D a
     _check_gain(s['gain']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     m, single = label_matrix(labels)
-    G = top_k(_gain_matrix(m, _judged(labels, m), s['gain'], rel, max_grade), k)
+    G = top_k(_tie_mean(labels, _gain_matrix(m, _judged(labels, m), s['gain'], rel, max_grade)), k)
     return as_result(_weighted_sum(G, np.ones(G.shape[1]), 'CG'), single)
 
 # %% ../nbs/05_dcg.ipynb #7bb2a369
@@ -175,7 +182,7 @@ def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     m, single = label_matrix(labels)
-    G = top_k(_gain_matrix(m, _judged(labels, m), s['gain'], rel, max_grade), k)
+    G = top_k(_tie_mean(labels, _gain_matrix(m, _judged(labels, m), s['gain'], rel, max_grade)), k)
     return as_result(_weighted_sum(G, _weights(G.shape[1], s['discount'], base)), single)
 
 # %% ../nbs/05_dcg.ipynb #5d556842
@@ -222,9 +229,13 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     conv = (s['gain'], rel, max_grade)
     G = _gain_matrix(m, _judged(labels, m), *conv)
     source = _ideal_grades(labels, m, s['ideal'] if s['ideal'] is not None else 'judged' if isinstance(labels, Batch) else 'returned', single)
+    if isinstance(source, str) and source == 'returned_top_k' and k is not None and tie_groups(labels) is not None:
+        raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
+                             "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
+                             "(scikit-learn's) or 'judged'")
     if isinstance(source, str): I = G if source == 'returned' else top_k(G, k)
     else: I = _gain_matrix(source, ~np.isnan(source), *conv, what='ideal')
-    G, I = top_k(G, k), top_k(_ideal_gains(I), k)
+    G, I = top_k(_tie_mean(labels, G), k), top_k(_ideal_gains(I), k)
     w = _weights(max(G.shape[1], I.shape[1]), s['discount'], base)
     d, i = _weighted_sum(G, w), _weighted_sum(I, w, 'ideal DCG')
     if not isinstance(source, str) and (d > i * (1 + 1e-9)).any():

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, Mean, label_matrix, top_k, per_query, as_result, query_mean, apply_preset,
-                                sum_in_rank_order, check_choice)
+                                sum_in_rank_order, check_choice, tie_groups, refuse_expected)
 
 # %% auto #0
 __all__ = ['PRESETS', 'cascade_probabilities', 'cascade_stop_probabilities', 'err', 'mean_err', 'simulate_cascade']
@@ -78,6 +78,41 @@ def _reach(read_on:np.ndarray)->np.ndarray:
 
 
 
+# %% ../nbs/06_err.ipynb #69b69242
+def _mean_products(q:np.ndarray, # (groups × n) each group's 1 - R, in any order, padded after its size
+                   size:np.ndarray, # (groups,) each group's size, sorted descending
+                  )->np.ndarray: # (groups × n+1): ē_j, the mean product of q over the j-subsets of the group
+    "ē_j = e_j(q) / C(n, j) for j = 0..n of every group, by adding its members one at a time."
+    e = np.zeros((len(q), q.shape[1] + 1)); e[:, 0] = 1.0
+    for m in range(1, q.shape[1] + 1):                 # a loop over places, for every group at once
+        a = int(np.searchsorted(-size, -m, side='right'))   # groups with at least m members (a prefix: sizes descending)
+        j = np.arange(1, m + 1)
+        e[:a, 1:m + 1] = ((m - j) * e[:a, 1:m + 1] + j * q[:a, m - 1, None] * e[:a, :m]) / m
+    return e
+
+def _expected_stops(g, # the batch's `TieGroups`
+                    R:np.ndarray, read_on:np.ndarray, # stop and read-on chances (queries × ranks) in the batch's fixed order
+                   )->np.ndarray: # (queries × ranks) E[P_r] over the orders of every tie group, 0 in padding
+    "The expected chance of stopping at each rank, every order of each tie group equally likely."
+    rows, cols = np.nonzero(g.valid)
+    A = _reach(read_on)[rows, g.start[rows, cols]]     # read on past every group above: order-free
+    size, pos, gid = g.size[rows, cols], g.pos[rows, cols], g.ids[rows, cols]
+    out = np.zeros(R.shape)
+    out[rows, cols] = A * R[rows, cols]                # a group of one: ē_0 - ē_1 = R
+    big = np.unique(np.ceil(np.log2(size[size > 1])).astype(np.int64))
+    for b in big:                                      # groups of 2^(b-1)+1 .. 2^b members, largest first
+        at = np.flatnonzero((size > 1) & (np.ceil(np.log2(np.maximum(size, 1))) == b))
+        groups, first = np.unique(gid[at], return_index=True)
+        n = size[at][first]
+        order = np.argsort(-n, kind='stable')
+        local = np.empty(len(groups), np.int64); local[order] = np.arange(len(groups))
+        slot = local[np.searchsorted(groups, gid[at])]
+        q = np.ones((len(groups), int(n.max())))
+        q[slot, pos[at] - 1] = read_on[rows[at], cols[at]]
+        e = _mean_products(q, n[order])
+        out[rows[at], cols[at]] = A[at] * (e[slot, pos[at] - 1] - e[slot, pos[at]])
+    return out
+
 # %% ../nbs/06_err.ipynb #ff0e4fd0
 def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in rank order: one list or a NaN-padded 2-D array
                          ): # P(C_i) per rank, the shape of `r` (NaN where `r` is padding)
@@ -85,7 +120,8 @@ def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in
     p, single = label_matrix(r)
     if ((p < 0) | (p > 1)).any(): raise EvalInputError(f"probabilities must lie in [0, 1]; got {p[(p < 0) | (p > 1)][0]:g}")
     q = np.nan_to_num(p)
-    out = np.where(np.isnan(p), np.nan, q * _reach(1 - q))
+    g = tie_groups(r)                                  # a batch joined with ties='expected': the expected chances
+    out = np.where(np.isnan(p), np.nan, q * _reach(1 - q) if g is None else _expected_stops(g, q, 1 - q))
     return out[0] if single else out
 
 # %% ../nbs/06_err.ipynb #433f13a2
@@ -97,7 +133,8 @@ def cascade_stop_probabilities(labels, # grades in rank order: one list, a NaN-p
     m, single = label_matrix(labels)
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
     R, read_on = _stop_and_read_on(m, _max_grades(labels, m, max_grade))
-    P = np.where(np.isnan(m), np.nan, R * _reach(read_on))
+    g = tie_groups(labels)                             # a batch joined with ties='expected': the expected chances
+    P = np.where(np.isnan(m), np.nan, R * _reach(read_on) if g is None else _expected_stops(g, R, read_on))
     return P[0] if single else P
 
 # %% ../nbs/06_err.ipynb #052edd43
@@ -109,8 +146,11 @@ def err(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     r"ERR@k $= \sum_{r \le k} P_r / r$: the expected reciprocal rank at which a cascade user stops (0 if never)."
     m, single = label_matrix(labels)
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
-    R, read_on = _stop_and_read_on(top_k(m, k), _max_grades(labels, m, max_grade))
-    P = R * _reach(read_on)
+    g = tie_groups(labels)
+    if g is not None: P = top_k(_expected_stops(g, *_stop_and_read_on(m, _max_grades(labels, m, max_grade))), k)
+    else:
+        R, read_on = _stop_and_read_on(top_k(m, k), _max_grades(labels, m, max_grade))
+        P = R * _reach(read_on)
     return as_result(sum_in_rank_order(P / np.arange(1, P.shape[1] + 1)), single)
 
 # %% ../nbs/06_err.ipynb #64a9dc46
@@ -173,6 +213,7 @@ def simulate_cascade(labels, # grades in rank order: one list, a NaN-padded 2-D 
                      preset:str=None, # a key of `PRESETS`, or None
                     ): # stopping ranks (1-based, 0 = never satisfied): (n_users,) for one list, else queries × n_users
     "Seeded cascade users: the rank at which each simulated user stops, or 0 if no document in the top `k` satisfies."
+    refuse_expected(labels, 'simulate_cascade', 'it plays users on one fixed ranking; err gives the expected value over the tied orders')
     m, single = label_matrix(labels)
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
     R, _ = _stop_and_read_on(top_k(m, k), _max_grades(labels, m, max_grade))

@@ -82,7 +82,7 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
 def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
                run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
                measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
-               ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input" or "rank"
+               ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"
                queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
                depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
               )->Evaluation:
@@ -96,7 +96,7 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
              measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
              per_query:bool=False, # False: {measure: mean}; True: {qid: {measure: value}}
-             ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input" or "rank"
+             ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"
              queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
              depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
              block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (bounded memory); None reads it whole

@@ -243,6 +243,29 @@ def _order_rank(qcode, score, docno, rank=None):
 
 TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank)
 
+# %% ../nbs/00c_joins.ipynb #6e6c5f92
+TIE_POLICIES['expected'] = _order_double   # any fixed order inside a tie group serves: the batch carries the groups
+
+def _expected_groups(b:Batch, # the batch just joined
+                     row:np.ndarray, # each run row's batch row, -1 for queries that are not rows
+                     score:np.ndarray, # the run's scores, in input order
+                     depth:int|None, # the depth cut
+                    )->np.ndarray:
+    "The tie group of every rank of `b` (numbered from 0 query by query, -1 for padding); a depth cut inside a group is an error."
+    present = ~np.isnan(b.grades)
+    if depth is not None and len(b):
+        last = b.scores[np.arange(len(b)), np.maximum(b.n_ret - 1, 0)]           # the score at each query's last kept rank
+        listed = np.bincount(row[row >= 0][score[row >= 0] == last[row[row >= 0]]], minlength=len(b))
+        kept = (b.scores == last[:, None]).sum(axis=1)
+        cut = (b.n_ret > 0) & (listed > kept)
+        if cut.any():
+            i = int(np.argmax(cut))
+            raise EvalInputError(f"depth={depth} cuts through a tie group of query {str(b.qids[i])!r} ({listed[i]} documents scored "
+                                 f"{last[i]:g}, {kept[i]} of them kept): with ties='expected' which ones are kept would depend on "
+                                 "their order; drop depth, or give the metrics a cutoff k instead")
+    new = present & ~b.tied
+    return np.where(present, np.cumsum(new.ravel()).reshape(new.shape) - 1, -1)
+
 # %% ../nbs/00c_joins.ipynb #9edba6b2
 def _positions(sorted_codes:np.ndarray)->np.ndarray:
     "Position of each element within its stretch of equal values (the array is grouped)."
@@ -270,7 +293,7 @@ def _check_distinct(qcode, docno, h, ids, source, layout):
 # %% ../nbs/00c_joins.ipynb #fa88fcb1
 def join(qrels, # judgements: anything `read_qrels` accepts
          run, # a run: anything `read_run` accepts
-         ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (pytrec_eval's), "double" (trec_eval 10's), "input" or "rank"
+         ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (pytrec_eval's), "double" (trec_eval 10's), "input", "rank" or "expected"
          rel:int=1, # the lowest grade counted as relevant in `n_rel` (trec_eval's `-l`)
          depth:int=None, # keep each query's top `depth` documents (trec_eval's `-M`); None keeps all
          queries:str='run', # rows: "run" (queries in qrels and run) or "qrels" (every qrels query, trec_eval's `-c`)
@@ -320,6 +343,7 @@ def join(qrels, # judgements: anything `read_qrels` accepts
               n_ret=np.minimum(counts, width), ideal=ideal, n_rel=(ideal >= rel).sum(axis=1), in_run=in_run[keep], rel=rel,
               ties=ties, queries=queries, depth_cut=depth, missing_from_run=ids_text(ids[in_qrels & ~in_run]),
               missing_from_qrels=ids_text(ids[in_run & ~in_qrels]), ranking=ranking)
+    if ties == 'expected': b.tie_groups = _expected_groups(b, np.where(keep[rq], row_of[rq], -1), run.score, depth)
     dropped = len(b.missing_from_qrels) + (len(b.missing_from_run) if queries == 'run' else 0)
     if dropped: warnings.warn(QueryMismatchWarning(b.report()), stacklevel=2)
     return b
@@ -365,6 +389,9 @@ def join_subtopics(qrels, # diversity judgements (`topic subtopic docno judgment
     "Order the run and lay it out as subtopic flags (queries × ranks × subtopics), with every query's judged documents."
     q = read_qrels(qrels, subtopics=True)
     ties, rel = check_choice(ties, 'tie policy', TIE_POLICIES), check_rel(rel)
+    if ties == 'expected': raise EvalInputError("join_subtopics does not support ties='expected': the diversity measures' gains depend "
+                                                "on which documents come before which across subtopics, and their expectation over "
+                                                "tied orders has no exact vectorised form here")
     ids, code, docno, flags, names = _judged_documents(q, rel)
     pairs = Qrels(ids[code], docno, np.arange(1, len(docno) + 1), q.source)         # grade = the pair's index + 1
     with warnings.catch_warnings(record=True) as caught:

@@ -9,10 +9,10 @@ from functools import cached_property
 import numpy as np
 
 # %% auto #0
-__all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'SubtopicBatch',
-           'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix', 'top_k', 'as_result',
-           'per_query', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting',
-           'apply_preset']
+__all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups',
+           'tie_groups', 'refuse_expected', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k',
+           'check_rel', 'label_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio',
+           'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -93,6 +93,7 @@ class Batch:
     missing_from_run: np.ndarray = field(default_factory=lambda: _NO_IDS) # qrels queries the run does not rank
     missing_from_qrels: np.ndarray = field(default_factory=lambda: _NO_IDS) # run queries without judgements (never rows)
     ranking: Ranking|None = field(default=None, repr=False) # where the run's scores, ties and ids are laid out from
+    tie_groups: np.ndarray|None = field(default=None, repr=False) # ties='expected' only: (q, depth) each rank's tie group (numbered from 0 query by query, rank by rank), -1 for padding
 
     def __len__(self): return len(self.qids)
     @property
@@ -127,6 +128,83 @@ class Batch:
         return evaluated_report(len(self), self.in_run.sum(), int(self.n_ret.sum()), self.ties, self.queries,
                                 self.missing_from_run, self.missing_from_qrels)
     def __repr__(self): return f"Batch({len(self)} queries × depth {self.depth}, ties={self.ties!r})"
+
+# %% ../nbs/00_kit.ipynb #30ed0a9a
+def _log_factorials(n:int)->np.ndarray:
+    "log(i!) for i = 0..n."
+    return np.r_[0.0, np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))]
+
+@dataclass(eq=False)
+class TieGroups:
+    "Where the tie groups of a `ties='expected'` batch lie: each rank's group, its size, the ranks above it, the rank's place in it."
+    ids: np.ndarray # (q, depth) each rank's group, numbered from 0 query by query and rank by rank; -1 for padding
+
+    def __post_init__(self):
+        ids = np.asarray(self.ids)
+        if ids.ndim != 2 or ids.dtype.kind not in 'iu': raise EvalInputError(f"tie_groups must be a 2-D integer matrix (queries × ranks); got {ids.dtype} of shape {ids.shape}")
+        self.ids, self.valid = ids, ids >= 0
+        g, (rows, cols) = ids[self.valid], np.nonzero(self.valid)
+        new = np.r_[True, g[1:] != g[:-1]][:len(g)]
+        first, at = np.flatnonzero(new), np.arange(len(g))
+        rank = at - np.maximum.accumulate(np.where(np.r_[True, rows[1:] != rows[:-1]][:len(g)], at, 0))   # place in the row
+        if not ((g == np.cumsum(new) - 1).all() and (cols == rank).all() and (rows[first] == rows[np.r_[first[1:], len(g)][:len(first)] - 1]).all()):
+            raise EvalInputError("tie_groups must number the groups 0, 1, … in rank order, each group a stretch of ranks of one "
+                                 "query, -1 only after a query's last document")
+        self.n_groups = len(first)
+        n = np.diff(np.r_[first, len(g)])
+        self._cells, self._g = (rows, cols), g
+        self.size, self.start, self.pos = (self._lay(v) for v in (n[g], cols[first][g], cols - cols[first][g] + 1))
+
+    def _lay(self, values, fill=0)->np.ndarray:
+        "Per-cell `values` (valid cells, row-major) as a (q, depth) matrix, `fill` in padding."
+        out = np.full(self.ids.shape, fill, np.result_type(values, np.asarray(fill)))
+        out[self._cells] = values
+        return out
+
+    def sum(self, x:np.ndarray)->np.ndarray:
+        "(q, depth): the sum of `x` over each rank's group (0 in padding)."
+        return self._lay(np.bincount(self._g, weights=np.asarray(x, np.float64)[self._cells], minlength=self.n_groups)[self._g], 0.0)
+
+    def mean(self, x:np.ndarray)->np.ndarray:
+        "(q, depth): `x` averaged over each rank's group; padding keeps the value of `x`."
+        out = np.array(x, np.float64)
+        out[self._cells] = (self.sum(x) / np.maximum(self.size, 1))[self._cells]
+        return out
+
+    def before(self, flags:np.ndarray)->np.ndarray:
+        "(q, depth): the flags in the query's groups above each rank's group."
+        f = np.where(self.valid, flags, False).astype(np.int64)
+        above = np.cumsum(f, axis=1) - f                      # flags at the ranks above, whatever the group
+        return self._lay(above[self._cells[0], self.start[self._cells]])
+
+    def first(self, flags:np.ndarray)->np.ndarray:
+        "(q, depth): the chance that the rank holds the query's first flagged document, every order of each group equally likely."
+        f = np.where(self.valid, flags, False)
+        r = self.sum(f).round().astype(np.int64)
+        n, j = self.size, self.pos
+        rest = n - j - r + 1                                  # unflagged places left after j: C(n-j, r-1) needs rest ≥ 0
+        at = self.valid & (self.before(f) == 0) & (r > 0) & (rest >= 0)
+        lf = _log_factorials(int(n.max(initial=0)))
+        out = np.zeros(self.ids.shape)
+        n, j, r, rest = n[at], j[at], r[at], rest[at]
+        out[at] = r * np.exp(lf[n - j] + lf[n - r] - lf[n] - lf[rest])   # C(n-j, r-1) / C(n, r)
+        return out
+
+def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
+              )->TieGroups|None:
+    "The tie groups of a batch joined with ties='expected' (the metric returns its expected value), else None."
+    if not isinstance(labels, Batch) or labels.tie_groups is None: return None
+    cached = labels.__dict__.get('_tie_layout')
+    if cached is None or cached.ids is not labels.tie_groups:
+        cached = labels.__dict__['_tie_layout'] = TieGroups(labels.tie_groups)
+    return cached
+
+def refuse_expected(labels, # what a metric was given
+                    what:str, # the metric (and setting) that cannot average over orders
+                    why:str, # the reason, for the message
+                   ):
+    "Raise `EvalInputError` if `labels` is a batch joined with ties='expected', saying that `what` does not support it and `why`."
+    if tie_groups(labels) is not None: raise EvalInputError(f"{what} does not support ties='expected': {why}")
 
 # %% ../nbs/00_kit.ipynb #225f2d54
 @dataclass(eq=False)

@@ -8,7 +8,7 @@ import difflib, math, re
 from dataclasses import dataclass, field, replace
 from typing import Callable
 import numpy as np
-from .kit import EvalInputError, Batch, check_k, check_rel
+from .kit import EvalInputError, Batch, check_k, check_rel, tie_groups
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision, DENOMINATORS
@@ -104,6 +104,7 @@ class MeasureDef:
     cite: str = ''           # where the measure is defined (paper, DOI)
     translate: dict = field(default_factory=dict)  # {ir_measures parameter: function value -> {our parameter: value}}
     trec: list = field(default_factory=list)       # trec_eval's forms of it (`TrecMeasure`), attached by the trec_eval pages
+    ties: str = 'refuse'     # under ties='expected': 'expected' (its function averages over tied orders), 'order-free', or 'refuse'
 
     def param(self, name:str)->Param:
         "The declared parameter `name`, or an error listing the declared ones."
@@ -130,6 +131,7 @@ def register(name:str, # the canonical name
              formula:str='', # LaTeX
              cite:str='', # paper, DOI
              translate:dict=None, # {ir_measures parameter: value -> {our parameter: value}}
+             ties:str='refuse', # ties='expected': 'expected' (exact expected value), 'order-free' (no order read) or 'refuse'
             ):
     "Decorator: add the function below to the registry as measure `name` (a batch measure also gets `judged_only`); registering a name again replaces its entry."
     def add(f):
@@ -138,7 +140,7 @@ def register(name:str, # the canonical name
             if a in taken: raise EvalInputError(f"measure name {a!r} is already taken by {taken[a]!r}")
         ps = tuple(params) + ((_JUDGED_ONLY,) if needs == 'batch' and name != 'NumQ' else ())
         REGISTRY[name] = MeasureDef(name, doc, f, ps, cutoff, summary, needs, f.__doc__ or '', dict(aliases or {}),
-                                    dict(names or {}), formula, cite, dict(translate or {}))
+                                    dict(names or {}), formula, cite, dict(translate or {}), [], ties)
         _alias_index.cache = None
         return f
     return add
@@ -175,36 +177,36 @@ _REL = Param('rel', 1, int, 'the lowest grade counted as relevant')
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
 
 @register('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)', [_REL],
-          aliases={'Precision': {}}, names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
+          aliases={'Precision': {}}, ties='expected', names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
           formula=r'\frac{1}{k}\sum_{i\le k} r_i')
 def _p(b, k, rel): "precision.precision"; return precision(b, k, rel=rel)
 
-@register('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}},
+@register('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}}, ties='expected',
           names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'), formula=r'\frac{1}{R}\sum_{i\le k} r_i')
 def _r(b, k, rel): "precision.recall"; return recall(b, k=k, rel=rel)
 
 @register('F', 'F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures\' SetF(beta=b) is F(beta=√b))',
-          [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}},
+          [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}}, ties='expected',
           names=dict(ranx='f1 (beta=1)'), formula=r'\frac{(1+\beta^2)\,P R}{\beta^2 P + R}')
 def _f(b, k, beta, rel): "precision.f_measure"; return f_measure(b, k=k, beta=beta, rel=rel)
 
 @register('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none',
-          aliases={'RPrec': {}}, names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'),
+          aliases={'RPrec': {}}, ties='expected', names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'),
           formula=r'\frac{1}{R}\sum_{i\le R} r_i')
 def _rprec(b, k, rel): "precision.r_precision"; return r_precision(b, rel=rel)
 
-@register('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}},
+@register('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}}, ties='expected',
           names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate'), formula=r'[\sum_{i\le k} r_i > 0]')
 def _success(b, k, rel): "precision.success"; return success(b, k, rel=rel)
 
 @register('RR', 'reciprocal rank of the first relevant (or first most relevant) document in the top k',
           [_REL, Param('by', 'first', ('first', 'most_relevant'), 'which document: the first relevant, or the first with the top grade')],
-          aliases={'MRR': {}}, names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'), formula=r'1/\min\{i: r_i = 1\}')
+          aliases={'MRR': {}}, ties='expected', names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'), formula=r'1/\min\{i: r_i = 1\}')
 def _rr(b, k, rel, by): "reciprocal_rank.reciprocal_rank"; return reciprocal_rank(b, k, rel=rel, by=by)
 
 @register('AP', 'average precision: precision at each relevant document in the top k, summed, over the denominator',
           [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS), 'n_rel (trec_eval), retrieved, or min_n_rel_k')],
-          aliases={'MAP': {}}, names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'),
+          aliases={'MAP': {}}, ties='expected', names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'),
           formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i')
 def _ap(b, k, rel, denominator): "average_precision.average_precision"; return average_precision(b, k=k, rel=rel, denominator=denominator)
 
@@ -218,15 +220,15 @@ _IR_DCG = {'dcg': lambda v: {'gain': {'log2': 'linear', 'exp-log2': 'exp'}[v]} i
 def _bad_choice(name, v, allowed): raise EvalInputError(f"{name}={v!r} is not allowed; choose one of: {', '.join(allowed)}")
 def _gain_of(gain, gains): return gain if gains is None else gains
 
-@register('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG,
+@register('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG, ties='expected',
           names=dict(ranx='dcg', sklearn='dcg_score'), formula=r'\sum_{i\le k} g_i / \log_2(i+1)')
 def _dcg(b, k, gain, gains, discount, base):
     "dcg.dcg"
     return dcg(b, k, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
 @register('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _GAINS, _DISCOUNT, _BASE,
-          Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'), "the ideal ranking's documents: all judged ones (trec_eval), the returned ones, or the returned top k (scikit-learn)")],
-          aliases={'NDCG': {}}, translate=_IR_DCG, formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
+          Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'), "the ideal ranking's documents: all judged ones (trec_eval), the returned ones (scikit-learn), or the returned top k")],
+          aliases={'NDCG': {}}, translate=_IR_DCG, ties='expected', formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
           names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score', torchmetrics='RetrievalNormalizedDCG'))
 def _ndcg(b, k, gain, gains, discount, base, ideal):
     "dcg.ndcg"
@@ -234,37 +236,38 @@ def _ndcg(b, k, gain, gains, discount, base, ideal):
 
 @register('ERR', 'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
           [Param('max_grade', 4, 'number', 'the top grade of the scale, or query: each query\'s top judged grade', words=('query',))],
-          names=dict(ir_measures='ERR (gdeval)'), formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
+          names=dict(ir_measures='ERR (gdeval)'), ties='expected', formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
           cite='Chapelle, Metzler, Zhang, Grinspan 2009, Expected reciprocal rank for graded relevance, CIKM, DOI 10.1145/1645953.1646033')
 def _err(b, k, max_grade): "err.err"; return err(b, k, max_grade=max_grade)
 
 @register('Judged', "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
           [Param('over', 'retrieved', ('retrieved', 'k'), "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
-          names=dict(ir_measures='Judged'), formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]')
+          names=dict(ir_measures='Judged'), ties='expected', formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]')
 def _judged(b, k, over):
     "kit.Batch.judged"
     top = b.n_ret if k is None else np.minimum(b.n_ret, k) if over == 'retrieved' else np.full(len(b), k)
-    found = b.judged.sum(axis=1) if k is None else b.judged[:, :k].sum(axis=1)
+    J = b.judged if tie_groups(b) is None else tie_groups(b).mean(b.judged)      # ties='expected': each group's share
+    found = J.sum(axis=1) if k is None else J[:, :k].sum(axis=1)
     return np.divide(found, top, out=np.zeros(len(b)), where=top > 0)
 
 @register('NumRet', "documents retrieved; with rel given, the relevant ones retrieved (ir_measures' reading)",
-          [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant')], cutoff='none', summary='sum',
+          [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant')], cutoff='none', summary='sum', ties='order-free',
           names=dict(ir_measures='NumRet', ranx='num_ret (NumRet)'))
 def _num_ret(b, k, rel):
     "kit.Batch.n_ret"
     if rel is None: return b.n_ret.astype(np.float64)
     return ((b.grades >= check_rel(rel)) & b.judged).sum(axis=1).astype(np.float64)
 
-@register('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum', names=dict(ir_measures='NumRel'))
+@register('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumRel'))
 def _num_rel(b, k, rel): "kit.Batch.n_rel_at"; return b.n_rel_at(check_rel(rel)).astype(np.float64)
 
 @register('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum', names=dict(ir_measures='NumRelRet (NumRet(rel=1))'))
 def _num_rel_ret(b, k, rel):
     "kit.Batch.grades"
-    g = b.grades if k is None else b.grades[:, :check_k(k)]
-    return ((g >= check_rel(rel)) & b.judged[:, :g.shape[1]]).sum(axis=1).astype(np.float64)
+    hit = (np.nan_to_num(b.grades, nan=-np.inf) >= check_rel(rel)) & b.judged
+    return (hit if k is None else hit[:, :check_k(k)]).sum(axis=1).astype(np.float64)
 
-@register('NumQ', 'queries evaluated', cutoff='none', summary='sum', names=dict(ir_measures='NumQ'))
+@register('NumQ', 'queries evaluated', cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumQ'))
 def _num_q(b, k): "kit.Batch"; return np.ones(len(b))
 
 @register('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA], needs='subtopics', aliases={'α_DCG': {}},
@@ -378,7 +381,11 @@ def judged_only(b:Batch, # a joined batch
     width = int(n.max(initial=0))
     inside = np.arange(width) < n[:, None]
     grades = np.where(inside, np.take_along_axis(b.grades, order, axis=1)[:, :width], np.nan)
-    return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None)
+    groups = None
+    if b.tie_groups is not None:                             # ties='expected': the kept ranks' groups, numbered 0, 1, … again
+        groups = np.where(inside, np.take_along_axis(b.tie_groups, order, axis=1)[:, :width], -1)
+        groups[inside] = np.unique(groups[inside], return_inverse=True)[1]
+    return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None, tie_groups=groups)
 
 # %% ../nbs/09_measures.ipynb #c6f29e98
 @dataclass(frozen=True)
@@ -409,6 +416,9 @@ class Measure:
         "One value per query of `batch` (a `Batch`, or a `SubtopicBatch` for diversity measures)."
         d, params = self.definition, dict(self.params)
         self.check_evaluable()
+        if tie_groups(batch) is not None and d.ties == 'refuse':
+            raise EvalInputError(f"{self} does not support ties='expected' (its expected value over tied orders is not computed "
+                                 "here); evaluate it with another tie policy, e.g. ties='double'")
         if params.pop('judged_only', False): batch = judged_only(batch)
         return np.asarray(d.compute(batch, self.k, **params), np.float64)
 
@@ -575,8 +585,8 @@ def _trec_text(f)->str:
 def registry_table(rows:list=None, # registry names to show; None: all
                   )->str:
     "The cheat sheet: every measure with its names in each tool, its parameters and defaults, and what it computes."
-    out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | cutoff | parameters (default) | summary | what it computes |',
-           '|---|---|---|---|---|---|---|---|---|---|---|']
+    out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | cutoff | parameters (default) | summary | ties="expected" | what it computes |',
+           '|---|---|---|---|---|---|---|---|---|---|---|---|']
     for name in rows or REGISTRY:
         d = REGISTRY[name]
         also = ', '.join(f'`{a}`' for a in d.aliases) or '—'
@@ -586,7 +596,7 @@ def registry_table(rows:list=None, # registry names to show; None: all
         cut = d.cutoff if d.cutoff in _CUTOFF_RULES else f'`@` sets {d.cutoff}'
         formula = d.formula.replace('|', r'\vert ')       # a | would end the table cell
         what = d.doc + (f": ${formula}$" if formula else '') + (f" ({d.cite})" if d.cite else '')
-        out.append(f"| `{name}` | {also} | {tools[0]} | {trec} | {tools[1]} | {tools[2]} | {tools[3]} | {cut} | {params} | {d.summary} | {what} |")
+        out.append(f"| `{name}` | {also} | {tools[0]} | {trec} | {tools[1]} | {tools[2]} | {tools[3]} | {cut} | {params} | {d.summary} | {d.ties} | {what} |")
     return '\n'.join(out)
 
 # %% ../nbs/09_measures.ipynb #e9516a39

@@ -5,7 +5,8 @@
 # %% ../nbs/02_precision.ipynb #38b179c4
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, label_matrix, check_k, check_number, check_n_rel, as_result, safe_ratio
+from .kit import (EvalInputError, Batch, label_matrix, check_k, check_number, check_n_rel, as_result, safe_ratio,
+                                tie_groups)
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision']
@@ -30,6 +31,18 @@ def _n_rel(labels, n_rel, hit:np.ndarray, rel, single:bool)->np.ndarray:
                              "retrieved or not (only a Batch from `join` knows it)")
     return check_n_rel(n_rel, hit.sum(axis=1))
 
+# %% ../nbs/02_precision.ipynb #dbd1ea4b
+def _chance(labels, hit:np.ndarray)->np.ndarray:
+    "The relevant flags, or for a batch joined with ties='expected' each rank's chance of holding a relevant document."
+    g = tie_groups(labels)
+    return hit if g is None else g.mean(hit)
+
+def _any_found(labels, hit:np.ndarray, k:int|None)->np.ndarray:
+    "Per row: 1 if a relevant document is in the top `k`, or (ties='expected') the chance of that."
+    g = tie_groups(labels)
+    if g is None: return (_found(hit, k) > 0).astype(np.float64)
+    return g.first(hit)[:, :check_k(k)].sum(axis=1)
+
 # %% ../nbs/02_precision.ipynb #de95a149
 def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
               k:int=None, # cutoff; None divides by the length of each list (set precision)
@@ -39,7 +52,7 @@ def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array o
     m, hit, single = _relevance(labels, rel)
     k = check_k(k)
     n = (~np.isnan(m)).sum(axis=1) if k is None else k
-    return as_result(safe_ratio(_found(hit, k), n), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k), n), single)
 
 # %% ../nbs/02_precision.ipynb #06510b5b
 def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -49,7 +62,7 @@ def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
           ):
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
     m, hit, single = _relevance(labels, rel)
-    return as_result(safe_ratio(_found(hit, k), _n_rel(labels, n_rel, hit, rel, single)), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k), _n_rel(labels, n_rel, hit, rel, single)), single)
 
 # %% ../nbs/02_precision.ipynb #73f49e44
 def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -64,7 +77,7 @@ def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array o
         w = 1 / (1 + np.float64(check_number(beta, 'beta', "recall's weight against precision", low=0, open_low=True)) ** -2.0)
     k = check_k(k)
     n = (~np.isnan(m)).sum(axis=1) if k is None else k
-    return as_result(safe_ratio(_found(hit, k), w * _n_rel(labels, n_rel, hit, rel, single) + (1 - w) * n), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k), w * _n_rel(labels, n_rel, hit, rel, single) + (1 - w) * n), single)
 
 # %% ../nbs/02_precision.ipynb #dbe745c8
 def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -74,7 +87,7 @@ def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array
     "Precision at rank R = `n_rel` (which equals recall there); 0 when the query has no relevant document."
     m, hit, single = _relevance(labels, rel)
     r = _n_rel(labels, n_rel, hit, rel, single)
-    in_top_r = hit & (np.arange(hit.shape[1]) < r[:, None])
+    in_top_r = _chance(labels, hit) * (np.arange(hit.shape[1]) < r[:, None])
     return as_result(safe_ratio(in_top_r.sum(axis=1), r), single)
 
 # %% ../nbs/02_precision.ipynb #206ddf42
@@ -84,7 +97,7 @@ def success(labels, # grades in rank order: one list, a NaN-padded 2-D array of 
            ):
     "1 if a relevant document is in the top `k`, else 0 (trec_eval's success_k, ranx's hit rate)."
     m, hit, single = _relevance(labels, rel)
-    return as_result((_found(hit, k) > 0).astype(np.float64), single)
+    return as_result(_any_found(labels, hit, k), single)
 
 # %% ../nbs/02_precision.ipynb #85ac309c
 def fall_out(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`

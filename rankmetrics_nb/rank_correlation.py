@@ -5,7 +5,7 @@
 # %% ../nbs/08_rank_correlation.ipynb #be412392
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, label_matrix, top_k, as_result, safe_ratio, check_choice, check_number, check_rel
+from .kit import EvalInputError, Batch, label_matrix, top_k, as_result, safe_ratio, check_choice, check_number, check_rel, refuse_expected
 
 # %% auto #0
 __all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'kendall_tau', 'accuracy', 'auroc', 'compat']
@@ -104,6 +104,8 @@ def rank_correlation(labels, # grades in the model's rank order: one list, a NaN
                      tied_labels:str='concordant', # pairs with equal labels: "concordant" (Liu's RC) or "ignored" (left out)
                     ): # a float for one list, else one value per query
     "Liu's RC: the share of pair weight on which the model's order agrees with the best ideal ranking."
+    refuse_expected(labels, 'rank_correlation', "RC is a share of pair weight, and a pair's weight depends on the ranks both "
+                    "documents take; its expectation over tied orders is not computed here")
     m, single = label_matrix(labels)
     tied_labels = check_choice(tied_labels, 'tied_labels', TIED_LABELS)
     if weights is None: agree, total = _unit_counts(m, tied_labels)

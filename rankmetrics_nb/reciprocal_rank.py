@@ -5,7 +5,8 @@
 # %% ../nbs/03_reciprocal_rank.ipynb #e3d013c0
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel, check_choice
+from .kit import (EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel, check_choice,
+                                check_k, tie_groups)
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank']
@@ -41,6 +42,18 @@ def _targets(labels, m:np.ndarray, mk:np.ndarray, rel:float, by:str)->np.ndarray
     top = _top_grade(labels, m)[:, None]
     return (mk == top) & (top >= rel)
 
+# %% ../nbs/03_reciprocal_rank.ipynb #a78e0550
+def _expected_inverse(p:np.ndarray, # (queries × ranks) each rank's chance of holding the first target
+                      k:int|None)->np.ndarray:
+    "Σ_{i ≤ k} p_i / i per row: the expected reciprocal rank."
+    p = p[:, :check_k(k)]
+    return (p / np.arange(1, p.shape[1] + 1)).sum(axis=1)
+
+def _first_chance(labels, m:np.ndarray, rel:float, by:str):
+    "For a batch joined with ties='expected', each rank's chance of holding the first target (cutoffs come after); else None."
+    g = tie_groups(labels)
+    return None if g is None else g.first(_targets(labels, m, m, rel, by))
+
 # %% ../nbs/03_reciprocal_rank.ipynb #5f3a8100
 def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff: only the top k ranks count; None reads the whole list
@@ -50,6 +63,8 @@ def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D a
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
     by, rel = check_choice(by, 'by', _BY), check_rel(rel)
     m, single = label_matrix(labels)
+    p = _first_chance(labels, m, rel, by)
+    if p is not None: return as_result(_expected_inverse(p, k), single)
     return as_result(_inverse(_first_rank(_targets(labels, m, top_k(m, k), rel, by))), single)
 
 # %% ../nbs/03_reciprocal_rank.ipynb #e9b1de95
@@ -62,4 +77,11 @@ def mean_reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 
     "MRR@k: the mean of RR@k over queries, under the chosen policy for unanswered queries."
     unanswered = check_choice(unanswered, 'unanswered', _UNANSWERED)
     rr = np.atleast_1d(reciprocal_rank(labels, k, rel=rel, by=by))
+    if unanswered == 'skip' and tie_groups(labels) is not None:
+        answered = _first_chance(labels, label_matrix(labels)[0], check_rel(rel), by)[:, :check_k(k)].sum(axis=1)
+        random = (answered > 1e-12) & (answered < 1 - 1e-12)
+        if random.any():
+            raise EvalInputError(f"mean_reciprocal_rank(unanswered='skip') does not support ties='expected' here: the cutoff k={k} "
+                                 f"cuts through the tie group of query {str(labels.qids[int(np.argmax(random))])!r}'s first target, "
+                                 "so whether the query is skipped depends on the order; use unanswered='zero'")
     return query_mean(rr, keep=rr > 0 if unanswered == 'skip' else None)

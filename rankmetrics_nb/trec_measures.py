@@ -124,18 +124,18 @@ _PAIRS = lambda gains: None if gains is None else ','.join(f'{g}={v}' for g, v i
 _TREC = "trec_eval 10 (its function, named in the source)"
 
 @register('SetP', "precision of the retrieved set; relative: over the best possible, min(n, R)",
-          [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")], cutoff='none',
+          [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")], cutoff='none', ties='order-free',
           aliases={'SetRelP': {'relative': True}}, names=dict(ir_measures='SetP, SetRelP'), formula=r'a/n')
 def _set_p(b, k, rel, relative): "trec_measures._m_set_P"; return (_m_set_relative_P if relative else _m_set_P)(_tq(b, rel))
 
-@register('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', names=dict(ir_measures='SetR'), formula=r'a/R')
+@register('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetR'), formula=r'a/R')
 def _set_r(b, k, rel): "trec_measures._m_set_recall"; return _m_set_recall(_tq(b, rel))
 
-@register('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', names=dict(ir_measures='SetAP'), formula=r'a^2/(nR)')
+@register('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetAP'), formula=r'a^2/(nR)')
 def _set_ap(b, k, rel): "trec_measures._m_set_map"; return _m_set_map(_tq(b, rel))
 
 @register('SetF', "F of set precision and recall, recall weighted beta times (trec_eval's set_F parameter; our F with β² = beta)",
-          [_LEVEL, Param('beta', 1.0, float, "recall weighs beta times precision: trec_eval's and ir_measures' meaning")], cutoff='none',
+          [_LEVEL, Param('beta', 1.0, float, "recall weighs beta times precision: trec_eval's and ir_measures' meaning")], cutoff='none', ties='order-free',
           names=dict(ir_measures='SetF'), formula=r'\frac{(1+\beta)PR}{\beta P+R}')
 def _set_f(b, k, rel, beta): "trec_measures._m_set_F"; return _m_set_F(_tq(b, rel), repr(float(beta)))
 
@@ -175,10 +175,10 @@ def _rprec_mult(b, k, rel, x): "trec_measures._m_Rprec_mult"; return _m_Rprec_mu
 def _relative_p(b, k, rel): "trec_measures._m_relative_P"; return _m_relative_P(_tq(b, rel), k)
 
 @register('utility', "trec_eval's default utility of the retrieved set: relevant retrieved minus non-relevant retrieved", [_LEVEL],
-          cutoff='none', formula=r'a - (n - a)')
+          cutoff='none', ties='order-free', formula=r'a - (n - a)')
 def _utility(b, k, rel): "trec_measures._m_utility"; return _m_utility(_tq(b, rel), None)
 
-@register('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL], cutoff='none', summary='sum',
+@register('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL], cutoff='none', summary='sum', ties='order-free',
           formula=r'\sum_i [0 \le c_i < \ell]')
 def _nonrel(b, k, rel): "trec_measures._m_num_nonrel_judged_ret"; return _m_num_nonrel_judged_ret(_tq(b, rel))
 
