@@ -370,7 +370,6 @@ def test_all_zero_predictions_conventions():
     assert got['q0'] == {'P': 0.0, 'R': 0.0, 'AP': 0.0, 'RR': 0.0}
 
 @pytest.mark.parametrize('k,expected', [(1, 0.75), (3, None), (5, None)])
-@pytest.mark.xfail(strict=True, reason="no ties='expected' (gain averaged over tied documents) yet")
 def test_corner_case_with_tied_scores(k, expected):
     # test_ndcg.py::test_corner_case_with_tied_scores — target [10, 0, 0, 1, 5], preds [.1, 0, 0, 0, .1]: equal to
     # scikit-learn's tie-averaged ndcg_score at k = 1, 3, 5 (at k=1: the tied top pair's gains averaged, 7.5/10)
