@@ -23,7 +23,8 @@ __all__ = ['gain_values', 'discount_weights', 'ideal_gains', 'alpha_DCG', 'judge
            'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
            'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
            'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
-           'local_cluster']
+           'local_cluster', 'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions',
+           'EMPTY_POLICIES']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -45,6 +46,7 @@ from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, cano
                                      MAP, MRR, NDCG, alpha_DCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall,
                                      judged_only, trec_forms, IR_MEASURES_NOT_HERE)
 from .evaluator import evaluate, evaluation, Evaluation, PerQueryValues
+from .conventions import CONVENTIONS, Convention, convention, conventions_table, apply_conventions, EMPTY_POLICIES
 from .trec_registry import TrecMeasure
 from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries, SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
@@ -70,4 +72,4 @@ _all_ = ['gain_values', 'discount_weights', 'ideal_gains', 'alpha_DCG', 'judged_
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
          'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
-         'local_cluster']
+         'local_cluster', 'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES']
