@@ -89,3 +89,17 @@ def test_written_parameters_and_settings_win(example):
     a = quiet(example['qrels'], example['bm25'], ['AP(denominator=n_rel)@10', 'AP@10'], conventions='spark', ties='trec')
     b = quiet(example['qrels'], example['bm25'], ['AP@10', 'AP(denominator=min_n_rel_k)@10'])
     assert list(a.values()) == list(b.values())
+
+NDEVAL = {'ERR-IA': 'ERR_IA', 'nERR-IA': 'nERR_IA', 'alpha-nDCG': 'alpha_nDCG', 'NRBP': 'NRBP', 'nNRBP': 'nNRBP', 'MAP-IA': 'MAP_IA',
+          'P-IA': 'P_IA', 'strec': 'StRecall'}
+
+@pytest.mark.parametrize('qrels, run, out', [('edge.div.qrels', 'edge.div.run', 'edge.div.ndeval.byrank.csv'),
+                                             ('edge.div.qrels', 'edge.div.run2', 'edge.div.run2.ndeval.byrank.csv')])
+def test_ndeval_preset_means(tiny, qrels, run, out):
+    "ndeval's amean row (its default order: the rank column), to its printed precision, for every column the preset covers."
+    header, *rows = (tiny/out).read_text().split()
+    amean = dict(zip(header.split(','), next(r.split(',') for r in rows if r.split(',')[1] == 'amean')))
+    names = {col: NDEVAL[col.split('@')[0]] + ('@' + col.split('@')[1] if '@' in col else '')
+             for col in header.split(',')[2:] if col.split('@')[0] in NDEVAL}
+    got = quiet(tiny/qrels, tiny/run, list(names.values()), conventions='ndeval')
+    assert {col: f'{got[m]:.6f}' for col, m in names.items()} == {col: amean[col] for col in names}
