@@ -26,7 +26,8 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk',
            'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks',
            'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs', 'local_cluster',
-           'TieGroups', 'tie_groups', 'refuse_expected']
+           'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention', 'conventions_table',
+           'apply_conventions', 'EMPTY_POLICIES']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -51,6 +52,7 @@ from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, cano
                                      judged_only, trec_forms, IR_MEASURES_NOT_HERE, Compat, Accuracy, AUROC, FallOut,
                                      RecallAtFixedPrecision, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG, RBP)
 from .evaluator import evaluate, evaluation, Evaluation, PerQueryValues
+from .conventions import CONVENTIONS, Convention, convention, conventions_table, apply_conventions, EMPTY_POLICIES
 from .trec_registry import TrecMeasure
 from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries, SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
@@ -78,4 +80,5 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
          'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
-         'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected']
+         'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention',
+         'conventions_table', 'apply_conventions', 'EMPTY_POLICIES']

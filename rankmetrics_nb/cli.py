@@ -15,6 +15,7 @@ from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision
 from .dcg import ndcg
 from .evaluator import Evaluation, evaluation, evaluate
+from .conventions import CONVENTIONS, EMPTY_POLICIES
 from .significance import CORRECTIONS
 from .compare import compare, TESTS
 from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster
@@ -62,7 +63,7 @@ def _cell(v)->str: return str(v) if isinstance(v, (int, np.integer)) else f'{v:.
 def _table(e:Evaluation, per_query:bool)->str:
     means = e.means()
     if not per_query:
-        return _aligned([['measure', 'value', 'queries']] + [[k, _cell(v), str(len(e.qids))] for k, v in means.items()])
+        return _aligned([['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()])
     rows = [[q] + [_cell(v) for v in r.values()] for q, r in e.per_query().items()]
     return _aligned([['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]])
 
@@ -143,6 +144,11 @@ def _parser()->argparse.ArgumentParser:
         q.add_argument('--depth', type=int, default=None, help='keep the top DEPTH documents of each query')
         q.add_argument('--queries', choices=['run', 'qrels'], default='run', help="rows: 'run' (default) or 'qrels' (trec_eval -c)")
     s.add_argument('--rel', type=int, default=1, help='lowest relevant grade (default: 1)')
+    e.set_defaults(ties=None, queries=None)      # eval: None lets --conventions choose (else trec, run)
+    e.add_argument('--empty', choices=list(EMPTY_POLICIES), default=None,
+                   help="queries without a relevant document: neg (0), pos (1), skip (left out of the mean) or error; default: each measure's own value")
+    e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
+                   help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
     return p
 
 COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
@@ -161,12 +167,16 @@ def _compare(a, out)->int:
 def _eval(a, out)->int:
     "The `eval` command: evaluate, print in the chosen format, report what was left out on stderr."
     ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
+    if a.workers or a.scheduler or a.block_mb or a.presort:
+        if a.empty or a.conventions:
+            raise EvalInputError("--empty and --conventions evaluate in memory: drop --block-mb, --presort, --workers and --scheduler")
+        kw.update(ties=a.ties or 'trec', queries=a.queries or 'run')
     if a.workers or a.scheduler: e = _dask_eval(a, ms, kw)
     elif a.block_mb or a.presort: e = stream_evaluation(a.qrels, a.run, ms, block_bytes=int((a.block_mb or 64) * 2**20), presort=a.presort, **kw)
     else:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', QueryMismatchWarning)
-            e = evaluation(a.qrels, a.run, ms, **kw)
+            e = evaluation(a.qrels, a.run, ms, empty=a.empty, conventions=a.conventions, **kw)
     print(format_evaluation(e, a.format, a.per_query), file=out)
     for line in e.report().splitlines()[1:]: print(f'rankmetrics: note: {line}', file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatch, query_mean
 from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
+from .conventions import apply_conventions, apply_empty
 
 # %% auto #0
 __all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate']
@@ -40,6 +41,7 @@ class Evaluation(PerQueryValues):
     qids: np.ndarray # (q,) the evaluated queries
     values: np.ndarray # (q, measures) every measure's value for every query
     batch: Batch|SubtopicBatch # the join the values were computed from
+    empty: str = None # the empty-query policy applied (`conventions.EMPTY_POLICIES`); "skip" left NaN out of the means
     @property
     def missing_from_run(self)->np.ndarray: return self.batch.missing_from_run
     @property
@@ -49,8 +51,10 @@ class Evaluation(PerQueryValues):
     def _summary(self, j:int):
         m, v = self.measures[j], self.values[:, j]
         if m.definition.summary == 'sum': return int(v.sum())
-        if m.definition.summary == 'gm': return Mean(m.summarise(v), len(v), self.skipped)   # trec_eval's gm_map, gm_bpref
-        return Mean(query_mean(v), len(v), self.skipped)      # query_mean: 0.0 when no query is evaluated
+        keep = ~np.isnan(v) if self.empty == 'skip' else np.ones(len(v), bool)    # empty='skip': its NaN are left out
+        out = int((~keep).sum()) + self.skipped
+        if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)   # trec_eval's gm_map, gm_bpref
+        return Mean(query_mean(v, keep), int(keep.sum()), out)      # query_mean: 0.0 when no query is evaluated
     def means(self)->dict:
         "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
         return {key: self._summary(j) for j, key in enumerate(self.keys)}
@@ -82,28 +86,36 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
 def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
                run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
                measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
-               ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"
-               queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
+               ties:str=None, # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
+               queries:str=None, # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0); None: the preset's, else "run"
                depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
+               empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
+               conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
               )->Evaluation:
     "Evaluate `measures` on `run` from one join: an `Evaluation` with per-query values, means and what was left out."
     keys, parsed = _keyed(measures)
-    b = _joined(qrels, run, parsed, ties, queries, depth)
+    parsed, s = apply_conventions(parsed, conventions, keys, ties=ties, queries=queries, empty=empty)
+    b = _joined(qrels, run, parsed, s['ties'], s['queries'], depth)
     values = np.column_stack([m.compute(b) for m in parsed]) if len(b) else np.zeros((0, len(parsed)))
-    return Evaluation(keys, parsed, np.asarray(b.qids), values, b)
+    return Evaluation(keys, parsed, np.asarray(b.qids), apply_empty(values, parsed, b, s['empty'], keys), b, s['empty'])
 
 def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
              measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
              per_query:bool=False, # False: {measure: mean}; True: {qid: {measure: value}}
-             ties:str='trec', # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"
-             queries:str='run', # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0)
+             ties:str=None, # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
+             queries:str=None, # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0); None: the preset's, else "run"
              depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
              block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (bounded memory); None reads it whole
+             empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
+             conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
             )->dict:
     "Evaluate a run: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
     if block_bytes is not None:                   # a run larger than memory: the streamed path gives the same values
+        if empty is not None or conventions is not None:
+            raise EvalInputError("empty= and conventions= are not available with block_bytes (streamed evaluation): "
+                                 "evaluate in memory, or write the parameters in the measure names and pass ties= and queries=")
         from rankmetrics_nb.scale import stream_evaluation
-        e = stream_evaluation(qrels, run, measures, block_bytes, ties=ties, queries=queries, depth=depth)
-    else: e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth)
+        e = stream_evaluation(qrels, run, measures, block_bytes, ties=ties or 'trec', queries=queries or 'run', depth=depth)
+    else: e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions)
     return e.per_query() if per_query else e.means()

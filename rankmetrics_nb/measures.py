@@ -394,6 +394,7 @@ class Measure:
     name: str
     params: tuple    # ((parameter, value), ...) in declaration order, defaults included
     k: int | None
+    given: frozenset = field(default=frozenset(), compare=False, repr=False)   # the parameters the name wrote (or fixed), which conventions leave alone
 
     @property
     def definition(self)->MeasureDef: return REGISTRY[self.name]
@@ -523,7 +524,7 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
     if name == 'ERR' and values['max_grade'] != 'query' and values['max_grade'] <= 0:
         raise EvalInputError(f"{text!r}: max_grade must be positive")
     if values.get('rel') is not None: check_rel(values['rel'])
-    return Measure(name, tuple((p.name, values[p.name]) for p in d.params), k)
+    return Measure(name, tuple((p.name, values[p.name]) for p in d.params), k, frozenset(fixed) | frozenset(given))
 
 def canonical(text:str, # a measure name
              )->str:

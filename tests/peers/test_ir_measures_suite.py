@@ -385,7 +385,6 @@ def test_empty_partial_run(measure, expected, mean):
     assert {q: round(v[measure], 5) for q, v in got.items()} == expected
     assert evaluate(QA, PARTIAL_RUN, measure, queries='qrels')[measure] == pytest.approx(mean, abs=1e-5)
 
-@pytest.mark.xfail(strict=True, reason="evaluate() has no conventions= presets yet (ir_measures: a qrels topic missing from the run scores 0)")
 def test_empty_partial_run_conventions():
     # test_providers.py::test_empty ("qrels but partial run"), with the ir_measures preset instead of queries='qrels'
     got = per_query(QA, PARTIAL_RUN, ['P@5'], conventions='ir_measures')

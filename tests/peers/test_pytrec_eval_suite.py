@@ -60,7 +60,6 @@ def test_ndcg(run, expected):
     assert ndcg_q1(run) == pytest.approx(expected, abs=1e-12)
     assert trec_q(QREL, run, ['ndcg'], 'q1')['ndcg'] == pytest.approx(expected, abs=1e-12)
 
-@pytest.mark.xfail(strict=True, reason="evaluate() has no conventions= presets yet (trec_eval: its tie order, queries with results only)")
 def test_ndcg_conventions():
     # PyTrecEvalUnitTest::test_ndcg (relevant at rank 2), with the trec_eval preset
     got = quiet(evaluate, QREL, {'q1': RANK2, 'q2': {}}, ['nDCG'], per_query=True, conventions='trec_eval')
