@@ -21,7 +21,7 @@ EMPTY_POLICIES = {
     'skip': "leave the query out of the measure's mean (NaN in the per-query values)",
     'error': "raise EvalInputError naming the queries",
 }
-COVERAGE_MEASURES = ('Judged', 'unj')   # measures of judging coverage, not relevance: the empty policy leaves them alone
+COVERAGE_MEASURES = ('Judged', 'unj', 'FallOut')   # coverage of judging, or of the non-relevant documents: the empty policy leaves them alone
 
 def empty_policy_applies(m:Measure, # a parsed measure
                         )->bool:
