@@ -15,7 +15,7 @@ names map to ours, and which parameter matches its convention:
 * trec_eval's measures are checked twice: through the trec_eval drop-in under trec_eval's names, and through
   `evaluate` under ir_measures' names. Strict xfails mark what is still missing (they fail once it lands).
 
-Counts: 177 cases ported (pytest items; a parametrised case counts once per parameter set): 158 pass, 19 xfail
+Counts: 177 cases ported (pytest items; a parametrised case counts once per parameter set): 175 pass, 2 xfail
 (strict).
 Source tests skipped as not concrete:
 * test_measures.py::test_P only prints values (no expected value).

@@ -13,10 +13,8 @@ parameter that matches it and says so:
 * ranx's `dcg`/`ndcg` are linear gain with 1/log2(i+1) (our default); `dcg_burges`/`ndcg_burges` are
   `gain='exp'` (2^g - 1).
 
-Counts: 55 cases ported (pytest items; a parametrised case counts once per parameter set): 54 pass,
-1 xfail (strict: it turns into a failure when the feature lands). bpref and RBP pass through the trec_eval
-drop-in and bpref also through `evaluate` as Bpref; the xfail is RBP(p=...) through `evaluate` (ranx's RBP is
-the C/W/L form, not trec_eval's scaled one).
+Counts: 55 cases ported (pytest items; a parametrised case counts once per parameter set): 55 pass, 0 xfail.
+bpref and RBP pass through the trec_eval drop-in and through `evaluate` as Bpref and RBP(p=...).
 
 Source tests skipped as not concrete (no expected value):
 * meta/evaluate_test.py::test_with_Qrels_and_Run_control and ::test_python_dict only check that

@@ -9,11 +9,11 @@ torchmetrics' conventions and the parameters that match them here:
   judged (grade = target). So qrels and run hold the same pairs; the ideal of nDCG comes from those documents
   (`ideal='returned'`, equal to the judged ones here).
 * AP with `top_k` divides by the relevant documents found in the top k: `AP(denominator=retrieved)@k`.
-* A query without a relevant document scores 0 by default (`empty_target_action='neg'`): our default too.
-  'skip', 'pos' and 'error' are strict xfails against `evaluate(..., empty=...)`.
+* A query without a relevant document scores 0 by default (`empty_target_action='neg'`): our default too;
+  'skip', 'pos' and 'error' are `evaluate(..., empty=...)`.
 * Since 1.8, a document with a score <= 0 counts as not retrieved for precision, recall, AP and RR: the ports
-  drop those documents from the run (and `conventions='torchmetrics'` is a strict xfail).
-* Tied scores: nDCG averages the gain over tied documents (scikit-learn's rule): `ties='expected'` is a strict xfail.
+  drop those documents from the run (`conventions='torchmetrics'` does not: a strict xfail).
+* Tied scores: nDCG averages the gain over tied documents (scikit-learn's rule): `ties='expected'`.
 * `ignore_index` removes the documents whose target equals it: the ports build the inputs without them.
 * `aggregation` ('mean', 'median', 'min', 'max', a callable) summarises the per-query values: the ports apply it
   to the values `evaluate(..., per_query=True)` returns.
@@ -24,7 +24,7 @@ inputs; 4 x 64 for the graded targets) is evaluated by us and by a small indepen
 same definitions, for every top_k, input kind and aggregation of the source's parameter grids (no DDP, no
 GPU, no dtype runs: those test torch itself).
 
-Counts: 276 cases ported (pytest items; a parametrised case counts once per parameter set): 248 pass, 28 xfail
+Counts: 276 cases ported (pytest items; a parametrised case counts once per parameter set): 270 pass, 6 xfail
 (strict).
 Source tests skipped as not concrete, or testing torch rather than a metric:
 * test_precision_recall_curve.py with adaptive_k=True: its precision is the adaptive P@k of test_precision.py, whose
@@ -39,8 +39,8 @@ Source tests skipped as not concrete, or testing torch rather than a metric:
   empty inputs, no positive/negative target with 'error') are ported.
 * test_*.py::test_arguments_* "`target` must contain `binary` values": we take graded judgements on purpose
   (P/R/AP/RR count grades >= rel), a deliberate difference.
-* test_auroc.py `max_fpr=0.25` (McClish-standardised partial AUC): not implemented here and not among the
-  planned names; the full-AUC cases are strict xfails.
+* test_auroc.py `max_fpr=0.25` (McClish-standardised partial AUC): its reference is torchmetrics' own code on
+  random tensors; `AUROC(max_fpr=...)` is checked against scikit-learn's `roc_auc_score` in tests/test_pairs_overlap_peers.py.
 """
 import functools
 import math
@@ -362,7 +362,7 @@ def test_all_zero_predictions_with_another_query():
         got = evaluate(qrels, run, ['P@3', 'R', 'AP(denominator=retrieved)', 'RR'], per_query=True, queries='qrels')
     assert got['q0'] == {'P@3': 0.0, 'R': 0.0, 'AP(denominator=retrieved)': 0.0, 'RR': 0.0}
 
-@pytest.mark.xfail(strict=True, reason="evaluate() has no conventions= presets yet (torchmetrics: scores <= 0 not retrieved)")
+@pytest.mark.xfail(strict=True, reason="conventions='torchmetrics' does not drop the documents scored <= 0 (no parameter says so; the preset notes it)")
 def test_all_zero_predictions_conventions():
     # test_{precision,map,mrr,recall}.py::test_*_all_zero_predictions_returns_zero with the preset instead of dropping
     qrels, run = {'q0': {'a': 1, 'b': 0, 'c': 1}}, {'q0': {'a': 0.0, 'b': 0.0, 'c': 0.0}}
