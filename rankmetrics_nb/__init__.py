@@ -7,28 +7,28 @@ __version__ = "0.1.0"
 __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
            'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio',
            'sum_in_rank_order', 'evaluated_report', 'Mean', 'query_mean', 'apply_preset', 'Qrels', 'Run', 'read_qrels',
-           'read_run', 'TIE_POLICIES', 'join', 'join_subtopics', 'example_paths', 'example_texts', 'write_example',
-           'EXAMPLE_SEED', 'precision', 'recall', 'f_measure', 'r_precision', 'success', 'reciprocal_rank',
-           'mean_reciprocal_rank', 'average_precision', 'mean_average_precision', 'DENOMINATORS', 'cumulative_gain',
-           'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS', 'err', 'mean_err', 'cascade_stop_probabilities',
-           'cascade_probabilities', 'simulate_cascade', 'ERR_PRESETS', 'subtopic_matrix', 'alpha_gains', 'alpha_dcg',
-           'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec', 'DiversityTable',
-           'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure', 'MeasureDef', 'Param',
-           'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F', 'Rprec', 'Success',
-           'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG',
-           'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation',
-           'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure', 'TrecQueries',
-           'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare',
-           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex',
-           'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
-           'dask_evaluation', 'evaluate_runs', 'local_cluster']
+           'read_run', 'TIE_POLICIES', 'join', 'PreparedQrels', 'prepare_qrels', 'join_subtopics', 'example_paths',
+           'example_texts', 'write_example', 'EXAMPLE_SEED', 'precision', 'recall', 'f_measure', 'r_precision',
+           'success', 'reciprocal_rank', 'mean_reciprocal_rank', 'average_precision', 'mean_average_precision',
+           'DENOMINATORS', 'cumulative_gain', 'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS', 'err', 'mean_err',
+           'cascade_stop_probabilities', 'cascade_probabilities', 'simulate_cascade', 'ERR_PRESETS', 'subtopic_matrix',
+           'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec',
+           'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'Measure',
+           'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F',
+           'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
+           'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall',
+           'evaluate', 'evaluation', 'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TREC_REGISTRY', 'TrecMeasure',
+           'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores',
+           'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation',
+           'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate',
+           'sort_run', 'dask_evaluation', 'evaluate_runs', 'local_cluster']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
                                 per_query, as_result, check_k, check_rel, check_number, check_choice, check_n_rel, safe_ratio,
                                 sum_in_rank_order, Mean, query_mean, apply_preset, evaluated_report)
 from .inputs import Qrels, Run, read_qrels, read_run
-from .joins import TIE_POLICIES, join, join_subtopics
+from .joins import TIE_POLICIES, join, PreparedQrels, prepare_qrels, join_subtopics
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
@@ -52,7 +52,7 @@ from .scale import (MergedEvaluation, QrelsIndex, evaluate_part, merge_parts, ru
 
 _all_ = ['EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
          'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order', 'evaluated_report',
-         'Mean', 'query_mean', 'apply_preset', 'Qrels', 'Run', 'read_qrels', 'read_run', 'TIE_POLICIES', 'join',
+         'Mean', 'query_mean', 'apply_preset', 'Qrels', 'Run', 'read_qrels', 'read_run', 'TIE_POLICIES', 'join', 'PreparedQrels', 'prepare_qrels',
          'join_subtopics', 'example_paths', 'example_texts', 'write_example', 'EXAMPLE_SEED', 'precision', 'recall',
          'f_measure', 'r_precision', 'success', 'reciprocal_rank', 'mean_reciprocal_rank', 'average_precision',
          'mean_average_precision', 'DENOMINATORS', 'cumulative_gain', 'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS',
