@@ -216,8 +216,23 @@ def _order_by_score(qcode, score, docno, bits:int):
         at = np.flatnonzero(group)
         rows = o[at]
         words = _doc_words(docno[rows], _n_words(docno))
-        o[at] = rows[np.lexsort(tuple(~w for w in words.T[::-1]) + (np.cumsum(~tied[at]),))]
+        first = np.flatnonzero(~tied[at])             # where each stretch of tied rows begins
+        o[at] = rows[_stretch_sort(words, first, np.diff(np.r_[first, len(at)]))]
     return o, tied
+
+def _stretch_sort(words:np.ndarray, first:np.ndarray, size:np.ndarray)->np.ndarray:
+    """The order that sorts each stretch of rows (beginning at `first`, `size` rows long) by `words` (rows of big-endian
+    words) descending, every stretch staying in place. Stretches of one length are sorted together, as the rows of one
+    matrix: a loop over the distinct lengths (a few hundred at most), and no sort longer than a stretch."""
+    out = np.arange(len(words))
+    for L in np.unique(size):
+        at = first[size == L][:, None] + np.arange(L)            # (stretches × L) row numbers
+        perm = np.broadcast_to(np.arange(L), at.shape)
+        for k in range(words.shape[1] - 1, -1, -1):              # least significant word first, each sort stable
+            key = np.take_along_axis(~words[at, k], perm, axis=1)
+            perm = np.take_along_axis(perm, np.argsort(key, axis=1, kind='stable'), axis=1)
+        out[at] = np.take_along_axis(at, perm, axis=1)
+    return out
 
 def _order_trec(qcode, score, docno, rank=None):
     "trec_eval 9's and pytrec_eval's order: by query, score (as float32) descending, then docno descending."
