@@ -725,7 +725,7 @@ def target_rows(summary: dict, datasets: list[str]) -> list[dict]:
         for label, value, bound, kind in checks:
             if value is None and (label.startswith("peak") or "ranx" in label):
                 continue                                          # a stage this dataset does not run
-            met = None if not value else (value >= bound if kind == "min" else value <= bound)
+            met = None if not value or not bound else (value >= bound if kind == "min" else value <= bound)
             rows.append({"dataset": ds, "target": label, "value": value, "bound": bound, "kind": kind, "met": met})
     return [r for r in rows if r["value"] is not None or (r["dataset"] == "msmarco" and "20 runs" not in r["target"])]
 
@@ -733,7 +733,7 @@ def target_rows(summary: dict, datasets: list[str]) -> list[dict]:
 def render_targets(rows: list[dict]) -> str:
     lines = ["| dataset | target | value | goal | met |", "|---|---|---:|---:|---|"]
     for r in rows:
-        goal = ("≥ " if r["kind"] == "min" else "≤ ") + f"{r['bound']:g}"
+        goal = ("≥ " if r["kind"] == "min" else "≤ ") + f"{r['bound']:g}" if r["bound"] else "—"
         met = {True: "yes", False: "**no**", None: "—"}[r["met"]]
         lines.append(f"| {r['dataset']} | {r['target']} | {_f(r['value'], '.2f')} | {goal} | {met} |")
     return "\n".join(lines)
