@@ -7,6 +7,10 @@ Datasets (written to ``benchmarks/data/<name>/``):
                        retrieved passages (7M run lines), docnos in [0, 8.8M), ~1.07
                        relevant passages per query (grade 1), ~88% of them retrieved.
 * ``msmarco-quick`` -- same recipe with 700 queries (smoke tests, ``run.py --quick``).
+* ``msmarco-ties``  -- the ``msmarco`` recipe with one-decimal scores: ~2/3 of each query's documents share their
+                       score with another one (long tied stretches), integer docnos.
+* ``msmarco-runs20``-- 20 runs (``run.txt``, ``run_01.txt`` .. ``run_19.txt``) of 7,000 queries x 100 documents against
+                       one qrels: each run re-scores the same candidates with its own noise (an evaluation sweep).
 * ``trec``          -- TREC Web-track scale: 50 queries x 1,000 documents, ~150 graded
                        judgements per query (grades 0..3, mostly 0), ClueWeb12-style
                        docnos (25 bytes), negative Indri-style scores.
@@ -57,6 +61,14 @@ DATASETS: dict[str, dict] = {
     "msmarco-quick": dict(
         kind="msmarco", n_queries=700, depth=1000, n_docs=8_841_823, n_extra=3,
         rel_count_p=[0.94, 0.05, 0.01], p_retrieved=0.88, decimals=5, chunk_queries=500,
+    ),
+    "msmarco-ties": dict(      # few-digit scores: many ties within a query (and integer docnos, as in msmarco)
+        kind="msmarco", n_queries=7000, depth=1000, n_docs=8_841_823, n_extra=5,
+        rel_count_p=[0.94, 0.05, 0.01], p_retrieved=0.88, decimals=1, chunk_queries=500,
+    ),
+    "msmarco-runs20": dict(    # 20 runs of the same 7,000 queries (depth 100) against one qrels: an evaluation sweep
+        kind="msmarco_runs", n_queries=7000, depth=100, n_docs=8_841_823, n_extra=5,
+        rel_count_p=[0.94, 0.05, 0.01], p_retrieved=0.88, decimals=5, chunk_queries=1000, n_runs=20,
     ),
     "trec": dict(
         kind="trec",
@@ -276,7 +288,69 @@ def _gen_trec(spec, rng, qrels_path: Path, run_path: Path) -> dict:
             **_tie_stats(scores)}
 
 
-GENERATORS = {"msmarco": _gen_msmarco, "trec": _gen_trec}
+def _gen_msmarco_runs(spec, rng, qrels_path: Path, run_path: Path) -> dict:
+    """The msmarco recipe at depth ``depth``, then ``n_runs - 1`` more runs: run k re-scores each query's documents with
+    seeded noise (half of the score's spread) and re-sorts them, so the runs differ in order but share candidates."""
+    stats = _gen_msmarco(spec, rng, qrels_path, run_path)
+    text = run_path.read_bytes()
+    lines = np.frombuffer(text, np.uint8)
+    ends = np.flatnonzero(lines == 10)
+    starts = np.r_[0, ends[:-1] + 1]
+    depth = spec["depth"]
+    n = len(starts) // depth
+    order_in = np.arange(len(starts)).reshape(n, depth)
+    extra, fields = [], _columns_of(text, starts, ends)
+    for k in range(1, spec["n_runs"]):
+        noise = rng.normal(size=(n, depth))
+        base = -np.arange(depth)[None, :] / depth          # the original order, as a score in [-1, 0]
+        key = base + 0.5 * noise
+        o = np.take_along_axis(order_in, np.argsort(-key, axis=1, kind="stable"), axis=1).ravel()
+        # the k-th run: the same lines in the new order, rank and score columns rewritten
+        score = np.round((10.0 - np.arange(depth)[None, :].repeat(n, 0) * 0.005) * 10**spec["decimals"]).astype(np.int64)
+        p = _kth_run_path(run_path, k)
+        tmp = p.with_suffix(".tmp")
+        with open(tmp, "wb") as f:
+            chunk = spec["chunk_queries"] * depth
+            rank = np.tile(np.arange(1, depth + 1), n)
+            for s in range(0, len(o), chunk):
+                sel = o[s: s + chunk]
+                f.write(_compact(fields["qid"][sel], _const(" Q0 ", len(sel)), fields["doc"][sel], _const(" ", len(sel)),
+                                 _int_field(rank[s: s + chunk], 4), _const(" ", len(sel)),
+                                 _score_field(score.ravel()[s: s + chunk], spec["decimals"]), _const(f" run{k:02d}\n", len(sel))))
+        os.replace(tmp, p)
+        extra.append({"path": p.name, "bytes": p.stat().st_size})
+    stats["extra_runs"] = extra
+    return stats
+
+
+def _columns_of(text: bytes, starts: np.ndarray, ends: np.ndarray) -> dict:
+    """The qid and docno fields of run lines as NUL-padded byte matrices (fixed width 7: the msmarco recipe's ids)."""
+    b = np.frombuffer(text, np.uint8)
+    out = {}
+    sp = np.flatnonzero(b == 32)                           # spaces: 5 per line (qid Q0 docno rank score tag)
+    sp = sp.reshape(len(starts), 5)
+    for name, lo, hi in (("qid", starts, sp[:, 0]), ("doc", sp[:, 1] + 1, sp[:, 2])):
+        width = 7
+        m = np.zeros((len(starts), width), np.uint8)
+        n = hi - lo
+        for j in range(width):                            # right-aligned, as _int_field writes them
+            ok = j >= width - n
+            m[ok, j] = b[(lo + j - (width - n))[ok]]
+        out[name] = m
+    return out
+
+
+def _kth_run_path(run_path: Path, k: int) -> Path:
+    return run_path if k == 0 else run_path.with_name(f"run_{k:02d}.txt")
+
+
+def run_paths(name: str, data_dir: Path = None) -> list[Path]:
+    """Every run file of a dataset (one, or ``n_runs``)."""
+    p = paths(name, data_dir or DATA_DIR)["run"]
+    return [_kth_run_path(p, k) for k in range(DATASETS[name].get("n_runs", 1))]
+
+
+GENERATORS = {"msmarco": _gen_msmarco, "trec": _gen_trec, "msmarco_runs": _gen_msmarco_runs}
 
 
 # --------------------------------------------------------------------------- files
@@ -319,6 +393,10 @@ def _manifest_ok(name: str, seed: int, data_dir: Path, verify_hash: bool = False
             return None
         if verify_hash and _sha256(path) != f["sha256"]:
             return None
+    for f in man.get("stats", {}).get("extra_runs", []):
+        path = p["dir"] / f["path"]
+        if not path.exists() or path.stat().st_size != f["bytes"]:
+            return None
     return man
 
 
@@ -357,7 +435,7 @@ def ensure(name: str, seed: int = DEFAULT_SEED, force: bool = False,
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--datasets", default="msmarco,msmarco-quick,trec",
+    ap.add_argument("--datasets", default="msmarco,msmarco-quick,msmarco-ties,msmarco-runs20,trec",
                     help=f"comma-separated subset of: {', '.join(DATASETS)}")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--force", action="store_true", help="regenerate even if up to date")

@@ -10,24 +10,24 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k',
            'per_query', 'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel',
            'safe_ratio', 'sum_in_rank_order', 'evaluated_report', 'Mean', 'query_mean', 'apply_preset', 'Qrels', 'Run',
-           'read_qrels', 'read_run', 'TIE_POLICIES', 'join', 'join_subtopics', 'example_paths', 'example_texts',
-           'write_example', 'EXAMPLE_SEED', 'precision', 'recall', 'f_measure', 'r_precision', 'success',
-           'reciprocal_rank', 'mean_reciprocal_rank', 'average_precision', 'mean_average_precision', 'DENOMINATORS',
-           'cumulative_gain', 'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS', 'err', 'mean_err',
-           'cascade_stop_probabilities', 'cascade_probabilities', 'simulate_cascade', 'ERR_PRESETS', 'subtopic_matrix',
-           'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec',
-           'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS', 'rank_correlation', 'kendall_tau', 'accuracy',
-           'auroc', 'compat', 'fall_out', 'recall_at_fixed_precision', 'cwl_weights', 'bpm', 'insq', 'inst', 'nerr8',
-           'nerr9', 'nerr10', 'nerr11', 'sdcg', 'rbp', 'Measure', 'MeasureDef', 'Param', 'REGISTRY', 'parse_measure',
-           'canonical', 'registry_table', 'measure', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG',
-           'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA',
-           'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'PerQueryValues',
-           'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
-           'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk',
-           'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks',
-           'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs', 'local_cluster',
-           'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention', 'conventions_table',
-           'apply_conventions', 'EMPTY_POLICIES']
+           'read_qrels', 'read_run', 'TIE_POLICIES', 'join', 'PreparedQrels', 'prepare_qrels', 'join_subtopics',
+           'example_paths', 'example_texts', 'write_example', 'EXAMPLE_SEED', 'precision', 'recall', 'f_measure',
+           'r_precision', 'success', 'reciprocal_rank', 'mean_reciprocal_rank', 'average_precision',
+           'mean_average_precision', 'DENOMINATORS', 'cumulative_gain', 'dcg', 'ndcg', 'GAINS', 'DISCOUNTS',
+           'DCG_PRESETS', 'err', 'mean_err', 'cascade_stop_probabilities', 'cascade_probabilities', 'simulate_cascade',
+           'ERR_PRESETS', 'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp',
+           'nnrbp', 'map_ia', 'p_ia', 'strec', 'DiversityTable', 'diversity_table', 'DIVERSITY_PRESETS',
+           'rank_correlation', 'kendall_tau', 'accuracy', 'auroc', 'compat', 'fall_out', 'recall_at_fixed_precision',
+           'cwl_weights', 'bpm', 'insq', 'inst', 'nerr8', 'nerr9', 'nerr10', 'nerr11', 'sdcg', 'rbp', 'Measure',
+           'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F',
+           'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
+           'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall',
+           'evaluate', 'evaluation', 'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries',
+           'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare',
+           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex',
+           'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
+           'dask_evaluation', 'evaluate_runs', 'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected',
+           'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -35,7 +35,7 @@ from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ra
                                 sum_in_rank_order, Mean, query_mean, apply_preset, evaluated_report)
 from .kit import TieGroups, tie_groups, refuse_expected
 from .inputs import Qrels, Run, read_qrels, read_run
-from .joins import TIE_POLICIES, join, join_subtopics
+from .joins import TIE_POLICIES, join, PreparedQrels, prepare_qrels, join_subtopics
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
 from .precision import precision, recall, f_measure, r_precision, success, fall_out, recall_at_fixed_precision
 from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
@@ -65,7 +65,7 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'NERR10', 'NERR11', 'SDCG', 'RBP', 'gain_values', 'discount_weights', 'ideal_gains', 'alpha_DCG', 'judged_only', 'trec_forms', 'IR_MEASURES_NOT_HERE',
          'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'EvalInputError', 'QueryMismatchWarning', 'Batch', 'SubtopicBatch', 'Ranking', 'label_matrix', 'top_k', 'per_query',
          'as_result', 'check_k', 'check_rel', 'check_number', 'check_choice', 'check_n_rel', 'safe_ratio', 'sum_in_rank_order', 'evaluated_report',
-         'Mean', 'query_mean', 'apply_preset', 'Qrels', 'Run', 'read_qrels', 'read_run', 'TIE_POLICIES', 'join',
+         'Mean', 'query_mean', 'apply_preset', 'Qrels', 'Run', 'read_qrels', 'read_run', 'TIE_POLICIES', 'join', 'PreparedQrels', 'prepare_qrels',
          'join_subtopics', 'example_paths', 'example_texts', 'write_example', 'EXAMPLE_SEED', 'precision', 'recall',
          'f_measure', 'r_precision', 'success', 'reciprocal_rank', 'mean_reciprocal_rank', 'average_precision',
          'mean_average_precision', 'DENOMINATORS', 'cumulative_gain', 'dcg', 'ndcg', 'GAINS', 'DISCOUNTS', 'DCG_PRESETS',

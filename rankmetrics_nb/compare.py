@@ -10,6 +10,8 @@ from statistics import NormalDist
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning
 from .evaluator import evaluation
+from .joins import prepare_qrels
+from .measures import parse_measure
 from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
                                           tukey_hsd, adjust_pvalues)
 
@@ -357,6 +359,10 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
     if baseline is not None and baseline not in runs:
         raise EvalInputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    try: parsed = [parse_measure(m) for m in ([measures] if isinstance(measures, str) or not hasattr(measures, '__iter__') else measures)]
+    except (EvalInputError, TypeError): parsed = None                  # `evaluation` says what is wrong with them
+    if parsed is not None:                                             # the judgements read, keyed and checked once for all the runs
+        qrels = prepare_qrels(qrels, subtopics=any(m.definition.needs == 'subtopics' for m in parsed))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         evals = [evaluation(qrels, runs[n], measures, ties=ties, queries='run' if queries == 'common' else 'qrels', depth=depth)

@@ -91,12 +91,42 @@ def _flatten(d:dict, what:str):
     n = int(counts.sum())
     if n == 0: raise EvalInputError(f"{what}: the dict holds no (query, document) pairs")
     qid = np.repeat(id_bytes([str(q) for q in d]), counts)
-    docno = id_bytes(np.fromiter(chain.from_iterable(inner), object, n))
+    docno = _joined_ids(chain.from_iterable(inner), n)           # string ids (the usual case): no Python code per id
+    if docno is None: docno = id_bytes(np.fromiter(chain.from_iterable(inner), object, n))
     try: value = np.fromiter(chain.from_iterable(m.values() for m in inner), np.float64, n)
     except (TypeError, ValueError, OverflowError):
         q, doc, v = next((q, k, v) for q, m in d.items() for k, v in m.items() if not _is_number(v))
         raise EvalInputError(f"{what}: query {q!r}, document {doc!r}: value {v!r} is not a number") from None
     return qid, docno, value
+
+_LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)     # the first k bytes of a little-endian word
+
+def _joined_ids(strings, # an iterable of ids
+                n:int, # how many
+               )->np.ndarray|None:
+    """`n` ids given as `str`, as a fixed-width array of UTF-8 byte strings: one join, one encode, one search for the
+    separators and one gather per 8 bytes of the longest id. None when an id is not a `str`, holds a newline or can't be
+    encoded (the caller then takes the general path, which says what is wrong)."""
+    try: text = '\n'.join(strings)
+    except TypeError: return None
+    if '\x00' in text: raise EvalInputError(_NUL)
+    try: b = text.encode('utf-8')
+    except UnicodeEncodeError: return None
+    m = len(b)
+    if n == 0 or b.count(b'\n') != n - 1: return None
+    raw = np.frombuffer(b, np.uint8)
+    starts = np.zeros(n, np.int64)
+    starts[1:] = np.flatnonzero(raw == 10) + 1
+    lens = np.r_[starts[1:] - 1, m] - starts
+    width = int(lens.max())
+    w = max(-(-width // 8), 1)
+    buf = np.zeros(m + 8 * w + 8, np.uint8)
+    buf[:m] = raw
+    words = np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))        # a word starting at every byte
+    out = np.empty((n, w), np.uint64)
+    for j in range(w):                                                   # bytes past an id's end are masked to 0
+        np.bitwise_and(words[starts + 8 * j], _LOW8.take(np.clip(lens - 8 * j, 0, 8)), out=out[:, j])
+    return out.view(f'S{8 * w}').ravel().astype(f'S{max(width, 1)}')
 
 def _is_number(v)->bool:
     try: float(v); return not isinstance(v, (str, bytes))

@@ -13,7 +13,7 @@ from .reader import data_row_lines
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 
 # %% auto #0
-__all__ = ['TIE_POLICIES', 'join', 'join_subtopics']
+__all__ = ['TIE_POLICIES', 'PreparedQrels', 'prepare_qrels', 'join', 'join_subtopics']
 
 # %% ../nbs/00c_joins.ipynb #f0cceed2
 def _stretch_starts(a:np.ndarray)->np.ndarray:
@@ -216,8 +216,23 @@ def _order_by_score(qcode, score, docno, bits:int):
         at = np.flatnonzero(group)
         rows = o[at]
         words = _doc_words(docno[rows], _n_words(docno))
-        o[at] = rows[np.lexsort(tuple(~w for w in words.T[::-1]) + (np.cumsum(~tied[at]),))]
+        first = np.flatnonzero(~tied[at])             # where each stretch of tied rows begins
+        o[at] = rows[_stretch_sort(words, first, np.diff(np.r_[first, len(at)]))]
     return o, tied
+
+def _stretch_sort(words:np.ndarray, first:np.ndarray, size:np.ndarray)->np.ndarray:
+    """The order that sorts each stretch of rows (beginning at `first`, `size` rows long) by `words` (rows of big-endian
+    words) descending, every stretch staying in place. Stretches of one length are sorted together, as the rows of one
+    matrix: a loop over the distinct lengths (a few hundred at most), and no sort longer than a stretch."""
+    out = np.arange(len(words))
+    for L in np.unique(size):
+        at = first[size == L][:, None] + np.arange(L)            # (stretches × L) row numbers
+        perm = np.broadcast_to(np.arange(L), at.shape)
+        for k in range(words.shape[1] - 1, -1, -1):              # least significant word first, each sort stable
+            key = np.take_along_axis(~words[at, k], perm, axis=1)
+            perm = np.take_along_axis(perm, np.argsort(key, axis=1, kind='stable'), axis=1)
+        out[at] = np.take_along_axis(at, perm, axis=1)
+    return out
 
 def _order_trec(qcode, score, docno, rank=None):
     "trec_eval 9's and pytrec_eval's order: by query, score (as float32) descending, then docno descending."
@@ -266,6 +281,38 @@ def _expected_groups(b:Batch, # the batch just joined
     new = present & ~b.tied
     return np.where(present, np.cumsum(new.ravel()).reshape(new.shape) - 1, -1)
 
+# %% ../nbs/00c_joins.ipynb #d5812b2a
+class PreparedQrels(Qrels):
+    "Judgements read, keyed, hashed and checked for duplicates once, for joining many runs (`prepare_qrels` makes them)."
+    def __init__(self, q:Qrels): # judgements as `read_qrels` returns them
+        self.qid, self.docno, self.rel, self.source, self.subtopic = q.qid, q.docno, q.rel, q.source, q.subtopic
+        self.ids, self.code, self.n_words, self.hash = np.zeros(0, q.qid.dtype), None, 1, None
+        if q.subtopic is not None: return                 # diversity judgements: `join_subtopics` reads them as they are
+        self.ids, (self.code,) = _query_codes(q.qid)
+        self.n_words = _n_words(q.docno)
+        self.hash = _pair_hash(self.code, _doc_words(q.docno, self.n_words, ordered=False))
+        _check_distinct(self.code, q.docno, self.hash, self.ids, q.source, 'qrels')
+    def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
+
+def prepare_qrels(qrels, # judgements: a TREC qrels file, a `{qid: {docno: grade}}` dict, a DataFrame, a `Qrels`
+                  columns:dict=None, # DataFrame column names, as for `read_qrels`
+                  subtopics:bool=False, # diversity qrels (`topic subtopic docno judgment`), as for `read_qrels`
+                 )->PreparedQrels:
+    "Read, key, hash and check judgements once; pass the result wherever judgements are taken, for any number of runs."
+    if isinstance(qrels, PreparedQrels) and (qrels.subtopic is not None or not subtopics): return qrels
+    return PreparedQrels(read_qrels(qrels, columns=columns, subtopics=subtopics))
+
+def _pair_keys(run:Run, rq:np.ndarray, qrels:Qrels, qq:np.ndarray, ids:np.ndarray)->tuple:
+    "(query key of each run row, hash of each run pair, the same two for the qrels rows): prepared qrels keep theirs."
+    if isinstance(qrels, PreparedQrels) and qrels.hash is not None:
+        at = np.minimum(np.searchsorted(qrels.ids, ids), max(len(qrels.ids) - 1, 0))
+        found = qrels.ids[at] == ids if len(qrels.ids) else np.zeros(len(ids), bool)
+        rk = np.where(found, at, len(qrels.ids) + np.arange(len(ids)))[rq]     # unjudged queries: keys no judgement has
+        return rk, _pair_hash(rk, _doc_words(run.docno, qrels.n_words, ordered=False)), qrels.code, qrels.hash
+    nw = _n_words(run.docno, qrels.docno)
+    hr, hq = (_pair_hash(c, _doc_words(d, nw, ordered=False)) for c, d in ((rq, run.docno), (qq, qrels.docno)))
+    return rq, hr, qq, hq
+
 # %% ../nbs/00c_joins.ipynb #9edba6b2
 def _positions(sorted_codes:np.ndarray)->np.ndarray:
     "Position of each element within its stretch of equal values (the array is grouped)."
@@ -306,11 +353,10 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     ids, (rq, qq) = _query_codes(run.qid, qrels.qid)
     with ThreadPoolExecutor(2) as pool:          # numpy's sorts release the GIL: order and check on the other core
         ordering = pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
-        nw = _n_words(run.docno, qrels.docno)
-        hr, hq = (_pair_hash(c, _doc_words(d, nw, ordered=False)) for c, d in ((rq, run.docno), (qq, qrels.docno)))
+        rk, hr, qk, hq = _pair_keys(run, rq, qrels, qq, ids)    # prepared qrels (`prepare_qrels`) were keyed and checked once
         distinct = pool.submit(_check_distinct, rq, run.docno, hr, ids, run.source, 'run')
-        _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
-        judge = _match(rq, run.docno, hr, qq, qrels.docno, hq)
+        if qk is qq: _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
+        judge = _match(rk, run.docno, hr, qk, qrels.docno, hq)
         distinct.result()
         order, tied = ordering.result()
     per_query = np.bincount(rq, minlength=len(ids))

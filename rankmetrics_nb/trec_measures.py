@@ -241,6 +241,30 @@ def _pad(m:np.ndarray, width:int, fill)->np.ndarray:
     "`m` with at least `width` columns, the new ones `fill`."
     return m if m.shape[1] >= width else np.pad(m, ((0, 0), (0, width - m.shape[1])), constant_values=fill)
 
+def _cells(q, name:str, m:np.ndarray)->tuple:
+    """The True cells of the (queries × ranks) matrix `m`, row by row in rank order, cached on `q` as `name`:
+    (row, rank index, index among the row's cells, where each row's cells start (queries + 1), a sortable key per cell)."""
+    if name not in q.__dict__:
+        r, c = np.nonzero(m)
+        starts = np.searchsorted(r, np.arange(len(q) + 1))
+        q.__dict__[name] = r, c, np.arange(len(r)) - starts[r], starts, r * (m.shape[1] + 1) + c
+    return q.__dict__[name]
+
+def _hit_cells(q)->tuple: return _cells(q, '_hit_cells', q.hit)            # few per query: the measures below read these
+def _judged_cells(q)->tuple: return _cells(q, '_judged_cells', q.judged)   # every document in the qrels
+
+def _in_row(flag:np.ndarray, r:np.ndarray, starts:np.ndarray, strict:bool=False)->np.ndarray:
+    "How many of a row's cells up to each cell (`strict`: before it) have `flag`, for cells listed row by row."
+    c = np.cumsum(flag)
+    at_start = c[starts[r]] - flag[starts[r]] if len(r) else c
+    return c - at_start - flag if strict else c - at_start
+
+def _row_sums(r:np.ndarray, j:np.ndarray, v:np.ndarray, n:int)->np.ndarray:
+    "Per row, the values `v` of its cells (row `r`, index `j` in the row) added left to right, as trec_eval adds rank by rank."
+    m = np.zeros((n, int(j.max(initial=-1)) + 1))
+    m[r, j] = v
+    return sum_in_rank_order(m)         # the dense row adds zeros between these: x + 0 = x, so the sum is the same
+
 # %% ../nbs/11_trec_measures.ipynb #0f52b04d
 def _m_num_q(q): return np.ones(len(q), np.int64)
 def _m_num_nonrel_judged_ret(q): return ((q.codes >= 0) & ~q.hit).sum(axis=1)
@@ -255,30 +279,35 @@ _form('num_nonrel_judged_ret', None, 'sum', 'int', "judged non-relevant document
           single('num_nonrel_judged_ret', _m_num_nonrel_judged_ret), measure='num_nonrel_judged_ret')
 
 # %% ../nbs/11_trec_measures.ipynb #603608d1
-def _m_P(q, k): return precision(q.labels, k)
+def _m_P(q, k): return _hits_at(q, k) / k
 def _hits_at(q, k)->np.ndarray:
-    "Relevant documents in the first `k` ranks (one k, or one per query), from the shared prefix counts."
+    "Relevant documents in the first `k` ranks (one k, or one per query): one search in the hit cells serves every cutoff."
+    r, c, j, starts, key = _hit_cells(q)
     k = np.minimum(np.broadcast_to(np.asarray(k, np.int64), (len(q),)), q.hit.shape[1])
-    return q.hits_upto[np.arange(len(q)), k]
+    return np.searchsorted(key, np.arange(len(q)) * (q.hit.shape[1] + 1) + k) - starts[:-1]
 
 def _m_recall(q, k): return safe_ratio(_hits_at(q, k), q.num_rel)    # a level <= -1 can make it exceed 1, as in trec_eval
-def _m_success(q, k): return success(q.labels, k)
+def _m_success(q, k): return (_hits_at(q, k) > 0).astype(np.float64)
 def _m_relative_P(q, k): return safe_ratio(_hits_at(q, k), np.minimum(k, q.num_rel))
 def _m_Rprec(q): return safe_ratio(_hits_at(q, np.minimum(q.n_ret, q.num_rel)), q.num_rel)
-def _m_recip_rank(q): return reciprocal_rank(q.labels)
+def _m_recip_rank(q):
+    r, c, j, starts, _ = _hit_cells(q)
+    out, found = np.zeros(len(q)), starts[1:] > starts[:-1]
+    out[found] = 1 / (c[starts[:-1][found]] + 1)
+    return out
 
 def _still_relevant(q)->np.ndarray:
-    "trec_eval's running count walking up from the last rank: judged relevant retrieved minus the hits below each rank."
-    H = q.hit.sum(axis=1)
-    return q.num_rel_ret[:, None] - (H[:, None] - np.cumsum(q.hit, axis=1))
+    "trec_eval's running count walking up from the last rank, at each hit: judged relevant retrieved minus the hits below it."
+    r, c, j, starts, _ = _hit_cells(q)
+    return (q.num_rel_ret - np.diff(starts))[r] + j + 1
 
 def _m_Rprec_mult(q, cuts)->np.ndarray:
     "P at rank k = floor(x·R + 0.9) for each multiple x (queries × multiples); past the ranking, relevant retrieved / k."
-    s = _pad(_still_relevant(q), 1, 0)
+    H, width = q.hit.sum(axis=1), max(q.hit.shape[1], 1)
     out = np.zeros((len(q), len(cuts)))
     for i, x in enumerate(cuts):
         k = np.trunc(x * q.num_rel + 0.9).astype(np.int64)
-        at = s[np.arange(len(q)), np.clip(k - 1, 0, s.shape[1] - 1)]
+        at = q.num_rel_ret - H + _hits_at(q, np.clip(k, 1, width))        # the running count at rank k
         out[:, i] = np.where(k > q.n_ret, safe_ratio(q.num_rel_ret, k), np.where(k >= 1, safe_ratio(np.maximum(at, 0), k), 0.0))
     return out
 
@@ -298,22 +327,32 @@ _form('recip_rank', None, 'mean', 'float', "one over the rank of the first relev
           single('recip_rank', _m_recip_rank), measure='RR')
 
 # %% ../nbs/11_trec_measures.ipynb #39b49d15
-def _ap_terms(q)->np.ndarray: return np.where(q.hit, q.hits_upto[:, 1:] / np.arange(1, q.hit.shape[1] + 1), 0.0)
+def _ap_terms(q)->np.ndarray:
+    "Precision at each hit (the hit cells' order): hits so far over the rank."
+    r, c, j, starts, _ = _hit_cells(q)
+    return (j + 1) / (c + 1)
 
 def _ap_upto(q)->np.ndarray:
-    "The precision terms of AP added in rank order, one running sum per rank (cached: every map_cut cutoff reads it)."
-    if '_ap_upto' not in q.__dict__: q.__dict__['_ap_upto'] = np.cumsum(_ap_terms(q), axis=1)
+    "The precision terms of AP added in rank order, one running sum per hit of each row (cached: every map_cut cutoff reads it)."
+    if '_ap_upto' not in q.__dict__:
+        r, c, j, starts, _ = _hit_cells(q)
+        m = np.zeros((len(q), int(j.max(initial=-1)) + 1))
+        m[r, j] = _ap_terms(q)
+        q.__dict__['_ap_upto'] = np.cumsum(m, axis=1)
     return q.__dict__['_ap_upto']
 
 def _ap_sum_at(q, k:int)->np.ndarray:
-    "The AP terms of the first `k` ranks added in rank order: the running sum at rank min(k, depth)."
-    j = min(k, q.hit.shape[1])
-    return _ap_upto(q)[:, j - 1] if j > 0 else np.zeros(len(q))
+    "The AP terms of the first `k` ranks added in rank order: the running sum at the last hit within rank min(k, depth)."
+    n = _hits_at(q, k)
+    U = _ap_upto(q)
+    return np.where(n > 0, U[np.arange(len(q)), np.maximum(n - 1, 0)] if U.shape[1] else 0.0, 0.0)
 
 def _m_map(q):
     "Precision at each relevant rank, added in rank order, over R (trec_eval divides by R = 0 too when a level <= -1 finds hits)."
-    with np.errstate(divide='ignore', invalid='ignore'):
-        return np.where(q.hit.any(axis=1), _ap_sum_at(q, q.hit.shape[1]) / q.num_rel, 0.0)
+    if '_map' not in q.__dict__:
+        with np.errstate(divide='ignore', invalid='ignore'):
+            q.__dict__['_map'] = np.where(_hits_at(q, q.hit.shape[1]) > 0, _ap_sum_at(q, q.hit.shape[1]) / q.num_rel, 0.0)
+    return q.__dict__['_map']                                # gm_map reads it too
 
 def _m_map_cut(q, k): return safe_ratio(_ap_sum_at(q, k), q.num_rel)
 def _m_set_map(q): return safe_ratio(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
@@ -339,18 +378,31 @@ INFAP_EPSILON = 1e-5    # trec_eval's smoothing constant in infAP
 
 def _judged_nonrel(q)->np.ndarray: return (q.codes >= 0) & ~q.hit
 
+def _judged_kinds(q)->tuple:
+    "For the judged cells (`_judged_cells`, the only ones bpref and infAP read): judged relevant, judged non-relevant, negative grade."
+    r, c, j, starts, _ = _judged_cells(q)
+    code = q.codes[r, c]
+    hit = code >= q.level
+    return hit & (code >= 0), (code >= 0) & ~hit, code == UNJUDGED
+
 def _m_bpref(q):
-    n = np.cumsum(_judged_nonrel(q), axis=1)
-    R, N = q.num_rel[:, None], ((q.ideal >= 0) & (q.ideal < q.level)).sum(axis=1)[:, None]
+    if '_bpref' in q.__dict__: return q.__dict__['_bpref']   # gm_bpref reads it too
+    r, c, j, starts, _ = _judged_cells(q)
+    rel_ret, nonrel, _ = _judged_kinds(q)
+    n = _in_row(nonrel, r, starts)
+    R, N = q.num_rel[r], ((q.ideal >= 0) & (q.ideal < q.level)).sum(axis=1)[r]
     term = np.where(n > 0, 1 - safe_ratio(np.minimum(n, R), np.minimum(N, R)), 1.0)
-    return safe_ratio(sum_in_rank_order(np.where(q.rel_ret, term, 0)), q.num_rel)
+    q.__dict__['_bpref'] = safe_ratio(_row_sums(r, j, np.where(rel_ret, term, 0), len(q)), q.num_rel)
+    return q.__dict__['_bpref']
 
 def _m_infAP(q):
-    a, n, u = _before(q.rel_ret), _before(_judged_nonrel(q)), _before(q.codes == UNJUDGED)
-    i = np.arange(1, q.hit.shape[1] + 1, dtype=np.float64)
+    r, c, j, starts, _ = _judged_cells(q)
+    rel_ret, nonrel, negative = _judged_kinds(q)
+    a, n, u = (_in_row(f, r, starts, strict=True) for f in (rel_ret, nonrel, negative))
+    i = (c + 1).astype(np.float64)
     with np.errstate(divide='ignore', invalid='ignore'):
         later = 1 / i + ((i - 1) / i) * ((a + n + u) / (i - 1)) * ((a + INFAP_EPSILON) / (a + n + 2 * INFAP_EPSILON))
-    return safe_ratio(sum_in_rank_order(np.where(q.rel_ret, np.where(i == 1, 1.0, later), 0)), q.num_rel)
+    return safe_ratio(_row_sums(r, j, np.where(rel_ret, np.where(i == 1, 1.0, later), 0), len(q)), q.num_rel)
 
 _form('bpref', None, 'mean', 'float', "binary preference: share of judged non-relevant documents ranked below each relevant one",
           r'$\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}$', single('bpref', _m_bpref), measure='Bpref')
@@ -371,16 +423,19 @@ def _m_iprec(q, cuts)->np.ndarray:
     assigns them: the levels are taken from the last one back; a level is filled when the walk passes its count c of
     relevant documents; once a level's c is above the previous one's (possible only for unsorted levels: 11pt_avg's),
     it and every level before it get the value at the top of the walk."""
+    key = ('_iprec', tuple(cuts))
+    if key in q.__dict__: return q.__dict__[key]             # 11pt_avg reads the same levels
     A, n = q.num_rel_ret, q.n_ret
-    s = _still_relevant(q)
-    ranks = np.arange(1, s.shape[1] + 1)
+    r, c_, i, starts, _ = _hit_cells(q)                      # precision is highest at a hit, and the walk stops only at hits
+    s, H = _still_relevant(q), np.diff(starts)
     with np.errstate(divide='ignore', invalid='ignore'):
         start = np.where(q.in_run | q.placeholder, A / n, 0.0)   # 0/0 (an empty ranking under -J) is NaN, as in trec_eval
-        prec = np.where((ranks <= n[:, None]) & (s > 0), s / ranks, -np.inf)
-    best = _pad(np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1], 1, -np.inf)   # best precision from each rank down
+        prec = np.where((c_ + 1 <= n[r]) & (s > 0), s / (c_ + 1), -np.inf)
+    best = np.full((len(q), max(int(H.max(initial=0)), 1)), -np.inf)
+    best[r, i] = prec
+    best = np.maximum.accumulate(best[:, ::-1], axis=1)[:, ::-1]   # best precision from each hit down
     top = np.maximum(start, best[:, 0])                      # NaN stays NaN (trec_eval's `<` never replaces it)
     top = np.where(np.isnan(start), start, top)
-    H, cum = q.hit.sum(axis=1), np.cumsum(q.hit, axis=1)
     rows, out = np.arange(len(q)), np.zeros((len(q), len(cuts)))
     phase, prev = np.zeros(len(q), np.int64), A.copy()       # 0: skipping levels above A, 1: filling, 2: stuck
     for j in range(len(cuts) - 1, -1, -1):
@@ -388,10 +443,11 @@ def _m_iprec(q, cuts)->np.ndarray:
         phase = np.where((phase == 0) & (c <= A), 1, phase)
         fill = (phase == 1) & (c >= 1) & (c <= prev)
         phase = np.where((phase == 1) & ~fill, 2, phase)
-        at = np.argmax(cum >= np.maximum(c + H - A, 1)[:, None], axis=1) if cum.shape[1] else np.zeros(len(q), np.int64)
-        ip = np.maximum(start, best[rows, np.minimum(at, best.shape[1] - 1)])
+        at = np.maximum(c + H - A, 1)                        # the walk passes c at this hit; none so far: the top
+        ip = np.maximum(start, best[rows, np.where(at <= H, at - 1, 0)])
         out[:, j] = np.where(fill, ip, np.where(phase == 2, top, 0.0))
         prev = np.where(fill, c, prev)
+    q.__dict__[key] = out
     return out
 
 def _m_11pt_avg(q, p):
@@ -589,6 +645,17 @@ def _powers(p:float, n:int)->np.ndarray:
 def _m_rbp(q, p):
     persistence, gains = _rbp_p('rbp', p)
     top = np.where(q.ideal >= 0, q.ideal, -1).max(axis=1, initial=-1).astype(np.int64)     # the query's largest grade
+    if not any(g == -1 or g <= -3 for g in gains):          # only judged documents can have a gain: read just those
+        r, c, j, _, _ = _judged_cells(q)
+        code, g = q.codes[r, c].astype(np.int64), np.zeros(len(r))
+        for L in np.unique(top + 1):
+            at = top[r] + 1 == L
+            table = _gain_levels(gains, int(L))
+            v = np.array([x for _, x in table], np.float64)
+            lo, hi = min(0.0, v.min(initial=0.0)), max(0.0, v.max(initial=0.0))
+            if lo < 0 or hi > 1: v = (v - lo) / (hi - lo)
+            for (grade, _), x in zip(table, v): g = np.where(at & (code == grade), x, g)
+        return (1 - persistence) * _row_sums(r, j, g * _powers(persistence, q.codes.shape[1])[c], len(q))
     codes = np.nan_to_num(q.codes, nan=-3).astype(np.int64)                                # padding matches no grade
     g = np.zeros(codes.shape)
     for L in np.unique(top + 1):                             # one gain table per distinct top grade (a handful)
@@ -602,7 +669,7 @@ def _m_rbp(q, p):
 
 def _m_rbp_resid(q, p):
     persistence, _ = _rbp_p('rbp_resid', p)
-    unj = np.nan_to_num(q.codes, nan=0) < 0
+    unj = q.codes < 0                                        # padding (NaN) is not
     w = _powers(persistence, unj.shape[1])
     s = sum_in_rank_order(unj * w[:-1])
     return np.where(unj.any(axis=1), w[np.minimum(q.n_ret, unj.shape[1])] + (1 - persistence) * s, 0.0)
@@ -613,7 +680,7 @@ _form('rbp_resid', 'p=0.9', 'mean', 'float', "RBP's residual: the weight of unju
           r'$p^n + (1-p)\sum_{c_i<0} p^{i-1}$', with_text('rbp_resid', _m_rbp_resid), 'pairs', measure='rbp_resid', versions=(10,))
 
 # %% ../nbs/11_trec_measures.ipynb #a6f6976c
-def _m_unj(q, k): return _count_at(np.nan_to_num(q.codes, nan=0) < 0, k) / k
+def _m_unj(q, k): return (q.codes[:, :k] < 0).sum(axis=1) / k       # padding (NaN) is not < 0
 
 _form('unj', '5,10,20', 'mean', 'float', "share of the top k that is unjudged", r'$\frac1k\sum_{i\le k}[c_i<0]$',
           per_long_cutoff('unj', _m_unj, '5,10,20'), 'long_cutoffs', measure='unj', cut='k', versions=(10,))
