@@ -176,10 +176,11 @@ def trec_forms(rel_format:str='qrels', # trec_eval's -R: which relevance format 
 _REL = Param('rel', 1, int, 'the lowest grade counted as relevant')
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
 
-@register('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)', [_REL],
+@register('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)',
+          [_REL, Param('adaptive_k', False, bool, "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)")],
           aliases={'Precision': {}}, ties='expected', names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
           formula=r'\frac{1}{k}\sum_{i\le k} r_i')
-def _p(b, k, rel): "precision.precision"; return precision(b, k, rel=rel)
+def _p(b, k, rel, adaptive_k): "precision.precision"; return precision(b, k, rel=rel, adaptive_k=adaptive_k)
 
 @register('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}}, ties='expected',
           names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'), formula=r'\frac{1}{R}\sum_{i\le k} r_i')

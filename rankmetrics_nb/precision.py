@@ -47,11 +47,13 @@ def _any_found(labels, hit:np.ndarray, k:int|None)->np.ndarray:
 def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
               k:int=None, # cutoff; None divides by the length of each list (set precision)
               *, rel=1, # the lowest grade that counts as relevant (> 0)
+              adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
              ):
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
     m, hit, single = _relevance(labels, rel)
     k = check_k(k)
-    n = (~np.isnan(m)).sum(axis=1) if k is None else k
+    length = (~np.isnan(m)).sum(axis=1)
+    n = length if k is None else np.minimum(k, length) if adaptive_k else k
     return as_result(safe_ratio(_found(_chance(labels, hit), k), n), single)
 
 # %% ../nbs/02_precision.ipynb #06510b5b

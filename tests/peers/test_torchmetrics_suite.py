@@ -24,11 +24,11 @@ inputs; 4 x 64 for the graded targets) is evaluated by us and by a small indepen
 same definitions, for every top_k, input kind and aggregation of the source's parameter grids (no DDP, no
 GPU, no dtype runs: those test torch itself).
 
-Counts: 276 cases ported (pytest items; a parametrised case counts once per parameter set): 270 pass, 6 xfail
+Counts: 276 cases ported (pytest items; a parametrised case counts once per parameter set): 274 pass, 2 xfail
 (strict).
 Source tests skipped as not concrete, or testing torch rather than a metric:
-* test_precision_recall_curve.py with adaptive_k=True: its precision is the adaptive P@k of test_precision.py, whose
-  cases that differ from P@k are the strict xfails of `test_precision_adaptive_k`.
+* test_precision_recall_curve.py with adaptive_k=True: its precision is the adaptive P@k of test_precision.py
+  (`P(adaptive_k=true)@k`, `test_precision_adaptive_k`).
 * the `_irs_extra` input kind (a third tensor dimension that torchmetrics flattens): a shape test; flattened it
   is the default kind with more documents.
 * test_*.py::test_precision_cpu / ::test_precision_gpu (half-precision dtype support of the torch code) and the
@@ -233,23 +233,12 @@ def test_ndcg_float_target(k):
     mine = dict(zip(g, ndcg(m, k, ideal='returned')))
     assert_aggregations(mine, reference(ref_ndcg, g, k))
 
-def _adaptive_cases():
-    out = []
-    for kind in KINDS:
-        for k in (None, 1, 4, 10):
-            idx, preds, target = inputs(kind)
-            g = groups(idx, preds, target)
-            differs = reference(ref_precision, g, k, adaptive_k=True) != reference(ref_precision, g, k)
-            marks = [pytest.mark.xfail(strict=True, reason="no adaptive_k: our P@k divides by k even when the query has "
-                                                           "fewer than k documents (torchmetrics divides by min(k, n))")] if differs else []
-            out.append(pytest.param(kind, k, marks=marks, id=f'{kind}-k{k}'))
-    return out
-
-@pytest.mark.parametrize('kind,k', _adaptive_cases())
+@pytest.mark.parametrize('kind', KINDS)
+@pytest.mark.parametrize('k', [None, 1, 4, 10])
 def test_precision_adaptive_k(kind, k):
-    # test_precision.py::test_class_metric / ::test_functional_metric with adaptive_k=True
+    # test_precision.py::test_class_metric / ::test_functional_metric with adaptive_k=True: P(adaptive_k=true)@k
     idx, preds, target = inputs(kind)
-    name = 'P' if k is None else f'P@{k}'
+    name = 'P(adaptive_k=true)' + ('' if k is None else f'@{k}')
     assert_aggregations(ours(idx, preds, target, name), reference(ref_precision, groups(idx, preds, target), k, adaptive_k=True))
 
 @pytest.mark.parametrize('max_k', [None, 1, 2, 5, 10])
