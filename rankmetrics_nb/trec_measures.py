@@ -14,8 +14,7 @@ from .trec_registry import (TrecMeasure, bad_param, single, with_text, per_long_
                                           per_float_cutoff, long_cutoffs, float_cutoffs, float_params, pair_params, gain_map)
 from .measures import Param, register, attach_trec, trec_forms, measure
 from .dcg import gain_values, discount_weights, ideal_gains
-from .precision import precision, success
-from .reciprocal_rank import reciprocal_rank
+
 
 # %% auto #0
 __all__ = ['NONPOOL', 'UNJUDGED', 'ALL_FORMATS', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'INFAP_EPSILON',
