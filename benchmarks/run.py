@@ -279,8 +279,7 @@ def _ours_dicts(qrels_path, run_path):
         from rankmetrics_nb import evaluate
     except ImportError as e:
         raise Unavailable(f"rankmetrics_nb.evaluate: {e}") from None
-    q, r = _plain_dicts(qrels_path, run_path)
-    gc.collect()
+    q, r = _plain_dicts(qrels_path, run_path)               # the runner collects garbage before the clock starts
     yield
     res = evaluate(q, r, MEASURES6, per_query=True)
     yield
@@ -401,14 +400,8 @@ def _pt_all_trec(qrels_path, run_path):
 
 @job("pytrec_eval", "dicts", metrics=True)
 def _pt_dicts(qrels_path, run_path):
-    """RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
-    pytrec_eval = _pytrec()
-    qrels, run = _pytrec_load(pytrec_eval, qrels_path, run_path)
-    gc.collect()
-    yield
-    res = pytrec_eval.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)
-    yield
-    yield {"queries": len(res), "means": _pytrec_means(res)}
+    """RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts: pytrec_eval's `evaluate` stage, whose inputs are dicts"""
+    yield from _pt_evaluate(qrels_path, run_path)
 
 
 @job("pytrec_eval", "runs20", metrics=True)

@@ -8,7 +8,7 @@ import difflib, math, re
 from dataclasses import dataclass, field, replace
 from typing import Callable
 import numpy as np
-from .kit import EvalInputError, Batch, check_k, check_rel, tie_groups
+from .kit import EvalInputError, Batch, check_k, check_rel, check_choice, query_mean, tie_groups
 from .precision import precision, recall, f_measure, r_precision, success
 from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision, DENOMINATORS
@@ -215,10 +215,8 @@ _GAIN = Param('gain', 'linear', ('linear', 'exp'), 'linear: the grade; exp: 2^gr
 _GAINS = Param('gains', None, 'mapping', "a {grade: gain} map replacing the gain of the grades it names (ir_measures' gains)")
 _DISCOUNT = Param('discount', 'log2', ('log2', 'jk'), 'log2: 1/log2(i+1); jk: Järvelin–Kekäläinen, no discount above rank `base`')
 _BASE = Param('base', 2, 'number', "the logarithm's base of discount=jk")
-_IR_DCG = {'dcg': lambda v: {'gain': {'log2': 'linear', 'exp-log2': 'exp'}[v]} if v in ('log2', 'exp-log2') else
-                  _bad_choice('dcg', v, ('log2', 'exp-log2'))}
-
-def _bad_choice(name, v, allowed): raise EvalInputError(f"{name}={v!r} is not allowed; choose one of: {', '.join(allowed)}")
+_DCG_GAIN = {'log2': 'linear', 'exp-log2': 'exp'}    # ir_measures' dcg= names our gain
+_IR_DCG = {'dcg': lambda v: {'gain': _DCG_GAIN[check_choice(v, "ir_measures' dcg", _DCG_GAIN)]}}
 def _gain_of(gain, gains): return gain if gains is None else gains
 
 @register('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG, ties='expected',
@@ -413,7 +411,7 @@ class Measure:
         if s == 'sum': return float(np.sum(values))
         if not len(values): return 0.0
         if s == 'gm': return float(np.exp(np.cumsum(np.log(np.maximum(values, GM_FLOOR)))[-1] / len(values)))
-        return float(np.cumsum(values)[-1] / len(values))
+        return float(query_mean(values))
     def compute(self, batch)->np.ndarray:
         "One value per query of `batch` (a `Batch`, or a `SubtopicBatch` for diversity measures)."
         d, params = self.definition, dict(self.params)

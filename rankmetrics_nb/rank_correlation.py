@@ -165,15 +165,19 @@ def kendall_tau(x, # scores of n items: one list, or a 2-D array of lists (NaN p
     return as_result(tau, single)
 
 # %% ../nbs/08_rank_correlation.ipynb #5dfef1ab
+def _relevant_split(labels, k, rel)->tuple:
+    "(the top-k label matrix, relevant cells, non-relevant cells, single): the two classes the pair measures compare."
+    m, single = label_matrix(labels)
+    mk = top_k(m, k)
+    hit = mk >= check_rel(rel)
+    return mk, hit, ~np.isnan(mk) & ~hit, single
+
 def accuracy(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
              k:int=None, # the cutoff; None reads the whole list
              *, rel=1, # the lowest grade counted as relevant
             ): # a float for one list, else one value per query
     "ir_measures' Accuracy@k: the share of (relevant, non-relevant) pairs in the top k with the relevant document above."
-    m, single = label_matrix(labels)
-    mk = top_k(m, k)
-    hit = mk >= check_rel(rel)
-    miss = ~np.isnan(mk) & ~hit
+    mk, hit, miss, single = _relevant_split(labels, k, rel)
     R, N = hit.sum(axis=1), miss.sum(axis=1)
     wrong = np.where(hit, np.cumsum(miss, axis=1), 0).sum(axis=1)     # non-relevant documents above each relevant one
     return as_result(np.where(R == 0, 0.0, 1 - safe_ratio(wrong, R * N)), single)
@@ -212,10 +216,7 @@ def auroc(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
           scores=None, # the documents' scores in rank order (for ties), shaped like the labels; None: a `Batch`'s ties, or none
          ): # a float for one list, else one value per query
     "torchmetrics' retrieval AUROC@k: the ROC area of the scores against binary relevance in the top k (0 without both classes)."
-    m, single = label_matrix(labels)
-    mk = top_k(m, k)
-    pos = mk >= check_rel(rel)
-    neg = ~np.isnan(mk) & ~pos
+    mk, pos, neg, single = _relevant_split(labels, k, rel)
     mx = 1.0 if max_fpr is None else check_number(max_fpr, 'max_fpr', 'the largest false-positive rate of the partial area', low=0, high=1, open_low=True)
     tied = _scored_ties(labels, mk, scores)
     ends = ~np.isnan(mk) & ~np.concatenate([tied[:, 1:], np.zeros((len(mk), 1), bool)], axis=1)   # ROC points: ends of tie groups

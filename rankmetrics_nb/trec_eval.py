@@ -14,6 +14,7 @@ from .reader import read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
+from .measures import GM_FLOOR
 from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
 from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
@@ -142,7 +143,7 @@ def _zscore(values:np.ndarray, qids:np.ndarray, name:str, z:ZScores)->np.ndarray
     return np.where(np.isin(qids, z.qid), out, MISSING_ZSCORE)
 
 # %% ../nbs/12_trec_eval.ipynb #048e5a8f
-MIN_GEO_MEAN = 1e-5   # trec_eval's floor for geometric means
+MIN_GEO_MEAN = GM_FLOOR   # trec_eval's floor for geometric means (the registry's, for gm_map and gm_bpref)
 
 def _summaries(m:np.ndarray, how:list, n:int)->np.ndarray:
     "The `all` value of every row of `m` (measures × queries) under its rule in `how`, averaging over `n` queries."

@@ -5,14 +5,14 @@
 # %% ../nbs/11_trec_measures.ipynb #0ca11903
 from __future__ import annotations
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Callable
 import numpy as np
 from .kit import EvalInputError, Batch, safe_ratio, sum_in_rank_order
 from .trec_registry import (TrecMeasure, bad_param, single, with_text, per_long_cutoff,
                                           per_float_cutoff, long_cutoffs, float_cutoffs, float_params, pair_params, gain_map)
-from .measures import Param, register, attach_trec, trec_forms, measure
+from .measures import Param, register, attach_trec, trec_forms, measure, judged_only as only_judged
 from .dcg import gain_values, discount_weights, ideal_gains
 
 
@@ -70,13 +70,6 @@ class TrecQueries:
         return np.concatenate([np.zeros((len(self), 1), np.int64), np.cumsum(self.hit, axis=1)], axis=1)
 
 # %% ../nbs/11_trec_measures.ipynb #56f7ec0d
-def _compact(keep:np.ndarray, *matrices)->tuple:
-    "Per row, the cells where `keep` holds moved to the front in order (stable), the rest cut or filled: (kept counts, matrices)."
-    order = np.argsort(~keep, axis=1, kind='stable')
-    n = keep.sum(axis=1)
-    inside = np.arange(int(n.max(initial=0))) < n[:, None]
-    return n, [np.where(inside, np.take_along_axis(m, order, axis=1)[:, :inside.shape[1]], fill) for m, fill in matrices]
-
 def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter here)
                  level=1, # -l: the lowest grade counted relevant
                  judged_only:bool=False, # -J: rank only the documents with a grade >= 0
@@ -91,7 +84,9 @@ def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter her
         grades, judged, out = _pad(grades, 1, np.nan), _pad(judged, 1, False), ~np.asarray(batch.in_run, bool)
         grades, judged, n_ret = grades.copy(), judged.copy(), np.where(out, 1, n_ret)
         grades[out, 0], judged[out, 0] = 0.0, False
-    if judged_only: n_ret, (grades, judged) = _compact(judged & (grades >= 0), (grades, np.nan), (judged, False))
+    if judged_only:                                       # the registry's judged_only: the judged documents (grade >= 0), in order
+        j = only_judged(replace(batch, grades=grades, judged=judged, n_ret=n_ret))
+        grades, judged, n_ret = j.grades, j.judged, j.n_ret
     q = TrecQueries(batch.qids, grades, judged, n_ret, batch.ideal, level, None, version, batch.in_run, num_docs_in_coll)
     q.placeholder = bool(placeholder)
     return q

@@ -77,14 +77,26 @@ def test_pytrec_eval_agrees():
     names = {'map': 'map', 'bpref': 'bpref', 'infAP': 'infAP', 'P_5': 'P_5', 'recall_10': 'recall_10', 'ndcg': 'ndcg',
              'ndcg_cut_10': 'ndcg_cut_10', 'Rprec': 'Rprec', 'recip_rank': 'recip_rank', 'set_F': 'set_F', 'set_P': 'set_P',
              'iprec_at_recall_0.50': 'iprec_at_recall_0.50', 'success_5': 'success_5', 'num_rel_ret': 'num_rel_ret'}
-    theirs = pytrec_eval.RelevanceEvaluator(qrels, set(n.rsplit('_', 1)[0] if n[-1].isdigit() and '_' in n and n not in ('set_F',) else n
-                                                       for n in names)).evaluate(run)
+    requested = {'map', 'bpref', 'infAP', 'P', 'recall', 'ndcg', 'ndcg_cut', 'Rprec', 'recip_rank', 'set_F', 'set_P',
+                 'iprec_at_recall', 'success', 'num_rel_ret'}           # pytrec_eval prints P_5, recall_10, … for these
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, requested).evaluate(run)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         ours = evaluate(qrels, run, list(names), per_query=True)
+    assert set(ours) == set(theirs)
     for q in ours:
-        for n in names:
-            if n in theirs.get(q, {}): assert ours[q][n] == pytest.approx(theirs[q][n], abs=1e-12), (q, n)
+        for n in names: assert ours[q][n] == pytest.approx(theirs[q][n], abs=1e-12), (q, n)
+
+def test_set_f_is_f_with_beta_squared():
+    "ir_measures' and trec_eval's SetF(beta=b) weighs recall b times: our F without a cutoff, with beta = sqrt(b)."
+    rng = np.random.default_rng(3)
+    qrels, run = _random_collection(rng)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        got = evaluate(qrels, run, ['SetF(beta=0.25)', 'F(beta=0.5)', 'SetF(beta=4)', 'F(beta=2)'], per_query=True)
+    for v in got.values():
+        assert v['SetF(beta=0.25)'] == pytest.approx(v['F(beta=0.5)'], abs=1e-15)
+        assert v['SetF(beta=4)'] == pytest.approx(v['F(beta=2)'], abs=1e-15)
 
 # ---------------------------------------------------------------------------------------------------------------
 # ir_measures' names
