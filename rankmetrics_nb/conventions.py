@@ -11,8 +11,8 @@ from .joins import TIE_POLICIES
 from .measures import REGISTRY, Measure
 
 # %% auto #0
-__all__ = ['EMPTY_POLICIES', 'COVERAGE_MEASURES', 'CONVENTIONS', 'DEFAULT_SETTINGS', 'empty_policy_applies', 'has_relevant',
-           'apply_empty', 'Convention', 'conventions_table', 'convention', 'apply_conventions']
+__all__ = ['EMPTY_POLICIES', 'CONVENTIONS', 'DEFAULT_SETTINGS', 'empty_policy_applies', 'has_relevant', 'apply_empty',
+           'Convention', 'conventions_table', 'convention', 'apply_conventions']
 
 # %% ../nbs/16_conventions.ipynb #1f8ec7ab
 EMPTY_POLICIES = {
@@ -21,12 +21,11 @@ EMPTY_POLICIES = {
     'skip': "leave the query out of the measure's mean (NaN in the per-query values)",
     'error': "raise EvalInputError naming the queries",
 }
-COVERAGE_MEASURES = ('Judged', 'unj', 'FallOut')   # coverage of judging, or of the non-relevant documents: the empty policy leaves them alone
 
 def empty_policy_applies(m:Measure, # a parsed measure
                         )->bool:
-    "Whether `empty=` changes `m`'s values: every mean except the counts (summary 'sum') and the coverage measures."
-    return m.definition.summary != 'sum' and m.name not in COVERAGE_MEASURES
+    "Whether `empty=` changes `m`'s values: every mean except the counts (summary 'sum') and the coverage measures (Judged, unj, FallOut)."
+    return m.definition.summary != 'sum' and not m.definition.coverage
 
 def has_relevant(b:Batch|SubtopicBatch, # the join
                  m:Measure, # the measure (its `rel`, 1 if it has none)

@@ -105,6 +105,7 @@ class MeasureDef:
     translate: dict = field(default_factory=dict)  # {ir_measures parameter: function value -> {our parameter: value}}
     trec: list = field(default_factory=list)       # trec_eval's forms of it (`TrecMeasure`), attached by the trec_eval pages
     ties: str = 'refuse'     # under ties='expected': 'expected' (its function averages over tied orders), 'order-free', or 'refuse'
+    coverage: bool = False   # it measures coverage (of judging, of the non-relevant documents), not relevance: `empty=` leaves it alone
 
     def param(self, name:str)->Param:
         "The declared parameter `name`, or an error listing the declared ones."
@@ -132,6 +133,7 @@ def register(name:str, # the canonical name
              cite:str='', # paper, DOI
              translate:dict=None, # {ir_measures parameter: value -> {our parameter: value}}
              ties:str='refuse', # ties='expected': 'expected' (exact expected value), 'order-free' (no order read) or 'refuse'
+             coverage:bool=False, # True: it measures coverage, not relevance (queries without a relevant document are not empty for it)
             ):
     "Decorator: add the function below to the registry as measure `name` (a batch measure also gets `judged_only`); registering a name again replaces its entry."
     def add(f):
@@ -140,7 +142,7 @@ def register(name:str, # the canonical name
             if a in taken: raise EvalInputError(f"measure name {a!r} is already taken by {taken[a]!r}")
         ps = tuple(params) + ((_JUDGED_ONLY,) if needs == 'batch' and name != 'NumQ' else ())
         REGISTRY[name] = MeasureDef(name, doc, f, ps, cutoff, summary, needs, f.__doc__ or '', dict(aliases or {}),
-                                    dict(names or {}), formula, cite, dict(translate or {}), [], ties)
+                                    dict(names or {}), formula, cite, dict(translate or {}), [], ties, coverage)
         _alias_index.cache = None
         return f
     return add
@@ -241,7 +243,7 @@ def _err(b, k, max_grade): "err.err"; return err(b, k, max_grade=max_grade)
 
 @register('Judged', "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
           [Param('over', 'retrieved', ('retrieved', 'k'), "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
-          names=dict(ir_measures='Judged'), ties='expected', formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]')
+          names=dict(ir_measures='Judged'), ties='expected', coverage=True, formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]')
 def _judged(b, k, over):
     "kit.Batch.judged"
     top = b.n_ret if k is None else np.minimum(b.n_ret, k) if over == 'retrieved' else np.full(len(b), k)
@@ -328,7 +330,8 @@ def _accuracy(b, k, rel): "rank_correlation.accuracy"; return accuracy(b, k, rel
           names=dict(torchmetrics='RetrievalAUROC'))
 def _auroc(b, k, rel, max_fpr): "rank_correlation.auroc"; return auroc(b, k, rel=rel, max_fpr=max_fpr)
 
-@register('FallOut', "the share of the list's non-relevant documents shown in the top k", [_O_REL], names=dict(torchmetrics='RetrievalFallOut'))
+@register('FallOut', "the share of the list's non-relevant documents shown in the top k", [_O_REL], names=dict(torchmetrics='RetrievalFallOut'),
+          coverage=True)
 def _fall_out(b, k, rel): "precision.fall_out"; return fall_out(b, k, rel=rel)
 
 @register('RecallAtFixedPrecision', 'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',

@@ -207,7 +207,7 @@ def _rbp(b, k, rel, p, gains): "trec_measures._m_rbp"; return _m_rbp(_tq(b, rel)
           [_LEVEL, Param('p', 0.9, float, 'persistence: the chance of reading on')], cutoff='none', formula=r'p^n + (1-p)\sum_{c_i<0} p^{i-1}')
 def _rbp_resid(b, k, rel, p): "trec_measures._m_rbp_resid"; return _m_rbp_resid(_tq(b, rel), f'p={p!r}')
 
-@register('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required', formula=r'\frac1k\sum_{i\le k}[c_i<0]')
+@register('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required', coverage=True, formula=r'\frac1k\sum_{i\le k}[c_i<0]')
 def _unj(b, k, rel): "trec_measures._m_unj"; return _m_unj(_tq(b, rel), k)
 
 @register('relstring', "the relevance codes of the top N documents as a string (per query only)", cutoff='none', needs='trec_eval')
