@@ -5,6 +5,9 @@
 # %% ../nbs/00c_joins.ipynb #876f3a9c
 from __future__ import annotations
 import os, warnings
+from collections import deque, defaultdict, OrderedDict
+from itertools import chain, repeat
+from operator import itemgetter
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, check_k, check_rel,
@@ -337,6 +340,113 @@ def _check_distinct(qcode, docno, h, ids, source, layout):
     (first_no, _), (no, text) = data_row_lines(source, [first, second])
     raise EvalInputError(f"{source}, line {no}: {why} (first at line {first_no}): {text!r}")
 
+# %% ../nbs/00c_joins.ipynb #b41d7fc9
+class _DeferredRanking:
+    "A `Ranking` built on first use: a dict run's join needs no full order, a few measures do."
+    def __init__(self, build): self._build, self._done = build, None
+    def __getattr__(self, name):
+        if name.startswith('_'): raise AttributeError(name)
+        if self._done is None: self._done = self._build()
+        return getattr(self._done, name)
+
+_PLAIN_DICTS = {dict, defaultdict, OrderedDict}      # (subclasses may read differently from the dict they store)
+
+def _dict_run(run)->tuple|None:
+    """(query ids, documents per query, scores in the dicts' order, the inner dicts) of a `{qid: {docno: score}}` dict
+    whose ids are all `str` and whose scores are finite numbers; None for anything else (the general path reads it)."""
+    if type(run) not in _PLAIN_DICTS or not run: return None
+    inner = list(run.values())
+    if not set(map(type, inner)) <= _PLAIN_DICTS: return None
+    try:
+        deque(map(''.join, inner), maxlen=0)                        # every document id a str: one C-speed pass, nothing kept
+        qids = id_bytes([str(q) for q in run])
+        counts = np.fromiter(map(len, inner), np.int64, len(inner))
+        score = np.concatenate(list(map(np.fromiter, map(dict.values, inner), repeat(np.float64), counts)))
+    except (TypeError, ValueError, OverflowError, EvalInputError): return None
+    if not counts.sum() or not np.isfinite(score).all() or len(np.unique(qids)) < len(qids): return None
+    return qids, counts, score, inner
+
+# %% ../nbs/00c_joins.ipynb #82941dc8
+def _found_scores(inner:list, at:np.ndarray, docs:list)->tuple:
+    "Look each document `docs[i]` up in the run dict `inner[at[i]]` (-1: none): (which ones are retrieved, their scores)."
+    dicts = np.empty(len(inner) + 1, object)
+    dicts[:-1] = inner; dicts[-1] = {}
+    got = np.array(list(map(dict.get, dicts[at], docs)) + [None], object)[:-1]   # (the None keeps it a 1-D object array)
+    hit = ~np.equal(got, None)
+    return hit, got[hit].astype(np.float64)
+
+def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.ndarray:
+    "The document ids (bytes) at flat positions `rows` of the run dicts `inner`, row `i` in query `q[i]` (which starts at `starts[q[i]]`)."
+    used = np.unique(q)
+    sizes = np.fromiter(map(len, map(inner.__getitem__, used.tolist())), np.int64, len(used))
+    first = np.zeros(len(inner), np.int64)
+    first[used] = np.cumsum(sizes) - sizes                       # where each used query's ids begin in `keys`
+    keys = list(chain.from_iterable(map(inner.__getitem__, used.tolist())))
+    at = (first[q] + rows - starts[q]).tolist()
+    return id_bytes(list(itemgetter(*at)(keys)) if len(at) > 1 else [keys[i] for i in at])
+
+def _counted_ranks(key, starts, counts, jq, jkey, jdoc, inner, block:int=1 << 22)->np.ndarray:
+    """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with key `jkey[i]` and id `jdoc[i]`
+    (bytes): its query's documents with a smaller key, plus those with an equal key and a greater id. Counted in a few
+    blocks of about `block` (document, judged document) pairs, each one vectorised pass."""
+    lens = counts[jq]
+    ends = np.cumsum(lens)
+    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
+    rank, tie_j, tie_i = np.zeros(len(jq), np.int64), [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        L = lens[a:b]
+        rep = np.repeat(np.arange(a, b), L)
+        row = np.arange(int(L.sum())) + np.repeat(starts[jq[a:b]] - (np.cumsum(L) - L), L)
+        k, kj = key[row], jkey[rep]
+        rank[a:b] += np.bincount(rep[k < kj] - a, minlength=b - a)
+        eq = k == kj
+        tie_j.append(rep[eq]); tie_i.append(row[eq])
+    tie_j, tie_i = np.concatenate(tie_j), np.concatenate(tie_i)
+    tied = (np.bincount(tie_j, minlength=len(jq)) > 1)[tie_j]     # each judged document ties with itself; read ids only for more
+    if tied.any():
+        tie_j, tie_i = tie_j[tied], tie_i[tied]
+        rank += np.bincount(tie_j[_ids_at(inner, starts, jq[tie_j], tie_i) > jdoc[tie_j]], minlength=len(jq))
+    return rank
+
+# %% ../nbs/00c_joins.ipynb #fe06e038
+def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
+    "`join` of a run held as dicts (ties 'trec' or 'double'), reading only the judged documents' ranks; None if the run does not qualify."
+    if ties not in ('trec', 'double') or (d := _dict_run(run)) is None: return None
+    rqid, counts, score, inner = d
+    qrels = read_qrels(qrels)
+    try: docs = np.char.decode(qrels.docno, 'utf-8').tolist() if len(qrels) else []
+    except UnicodeDecodeError: return None                       # ids no str can equal: the general path compares bytes
+    ids, (rq_u, qq) = _query_codes(rqid, qrels.qid)
+    if not (isinstance(qrels, PreparedQrels) and qrels.hash is not None):
+        _check_distinct(qq, qrels.docno, _pair_hash(qq, _doc_words(qrels.docno, _n_words(qrels.docno), ordered=False)),
+                        ids, qrels.source, 'qrels')
+    run_of = np.full(len(ids), -1, np.int64)
+    run_of[rq_u] = np.arange(len(rq_u))                          # each query code's dict in `inner`, -1 for none
+    per_query = np.zeros(len(ids), np.int64)
+    per_query[rq_u] = counts
+    in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
+    keep = in_qrels & in_run if queries == 'run' else in_qrels
+    hit, found = _found_scores(inner, run_of[qq], docs)
+    j = np.flatnonzero(hit)                                      # the judgements the run retrieves
+    bits = 32 if ties == 'trec' else 64
+    starts = np.cumsum(counts) - counts
+    rank = _counted_ranks(_descending_key(score, bits), starts, counts, run_of[qq[j]], _descending_key(found, bits),
+                          qrels.docno[j], inner)
+    n_ret = np.minimum(per_query, depth) if depth is not None else per_query
+    width = int(n_ret[keep].max(initial=0))
+    grades = np.where(np.arange(width) < n_ret[keep][:, None], 0.0, np.nan)
+    judged = np.zeros(grades.shape, bool)
+    ok = keep[qq[j]] & (rank < n_ret[qq[j]])
+    cell = ((np.cumsum(keep) - 1)[qq[j[ok]]], rank[ok])
+    grades[cell], judged[cell] = qrels.rel[j[ok]], True
+    def ranking():                                               # the general path's ranking, on first use
+        r = read_run(run)
+        rq = np.searchsorted(ids, r.qid)
+        order, tied = TIE_POLICIES[ties](rq, r.score, r.docno, None)
+        return _laid_out(order, tied, rq, per_query, keep, ties, depth, r)
+    return _batch(grades, judged, _DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels,
+                  rel=rel, ties=ties, queries=queries, depth=depth)
+
 # %% ../nbs/00c_joins.ipynb #fa88fcb1
 def join(qrels, # judgements: anything `read_qrels` accepts
          run, # a run: anything `read_run` accepts
@@ -349,6 +459,9 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     check_choice(ties, 'tie policy', TIE_POLICIES)
     if queries not in ('run', 'qrels'): raise EvalInputError(f"queries must be 'run' or 'qrels'; got {queries!r}")
     depth = check_k(depth, 'depth')
+    if (b := _join_dict_run(qrels, run, ties, rel, depth, queries)) is not None:       # a run held as dicts (below)
+        _warn_dropped(b)
+        return b
     qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
     ids, (rq, qq) = _query_codes(run.qid, qrels.qid)
     with ThreadPoolExecutor(2) as pool:          # numpy's sorts release the GIL: order and check on the other core
@@ -362,6 +475,19 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     per_query = np.bincount(rq, minlength=len(ids))
     in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
     keep = in_qrels & in_run if queries == 'run' else in_qrels
+    ranking = _laid_out(order, tied, rq, per_query, keep, ties, depth, run)
+    j = judge[ranking.order]
+    grade = np.zeros(len(j))
+    judged_at = np.flatnonzero(j >= 0)
+    grade[judged_at] = qrels.rel[j[judged_at]]
+    b = _batch(ranking.lay(grade, np.nan), ranking.lay(j >= 0, False), ranking, ids, qq, qrels.rel, per_query, keep, in_qrels,
+               rel=rel, ties=ties, queries=queries, depth=depth)
+    if ties == 'expected': b.tie_groups = _expected_groups(b, np.where(keep[rq], (np.cumsum(keep) - 1)[rq], -1), run.score, depth)
+    _warn_dropped(b)
+    return b
+
+def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
+    "The ranking of the kept queries' rows (`order`, `tied` from the tie policy), cut at `depth`, and each row's cell."
     if TIE_POLICIES[ties] in (_order_trec, _order_double, _order_input, _order_rank):  # queries in code order: no need to look
         codes, kept = None, np.repeat(keep, per_query)
     else: codes = rq[order]; kept = keep[codes]
@@ -379,20 +505,21 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         if depth is not None: order, tied, codes, pos = (a[pos < depth] for a in (order, tied, codes, pos))
         width = int(pos.max(initial=-1)) + 1
         flat = row_of[codes] * width + pos
-    ranking = Ranking(order=order, tied=tied, flat=flat, shape=(n, width), docno=run.docno, score=run.score)
-    j = judge[order]
-    grade = np.zeros(len(j))
-    judged_at = np.flatnonzero(j >= 0)
-    grade[judged_at] = qrels.rel[j[judged_at]]
-    ideal = _ideal_matrix(row_of[qq[keep[qq]]], qrels.rel[keep[qq]], n)
-    b = Batch(qids=ids_text(ids[keep]), grades=ranking.lay(grade, np.nan), judged=ranking.lay(j >= 0, False),
-              n_ret=np.minimum(counts, width), ideal=ideal, n_rel=(ideal >= rel).sum(axis=1), in_run=in_run[keep], rel=rel,
-              ties=ties, queries=queries, depth_cut=depth, missing_from_run=ids_text(ids[in_qrels & ~in_run]),
-              missing_from_qrels=ids_text(ids[in_run & ~in_qrels]), ranking=ranking)
-    if ties == 'expected': b.tie_groups = _expected_groups(b, np.where(keep[rq], row_of[rq], -1), run.score, depth)
-    dropped = len(b.missing_from_qrels) + (len(b.missing_from_run) if queries == 'run' else 0)
-    if dropped: warnings.warn(QueryMismatchWarning(b.report()), stacklevel=2)
-    return b
+    return Ranking(order=order, tied=tied, flat=flat, shape=(n, width), docno=run.docno, score=run.score)
+
+def _batch(grades, judged, ranking, ids, qq, rel_of, per_query, keep, in_qrels, **how)->Batch:
+    "The `Batch` of the kept queries, from their laid-out `grades` and `judged` cells and the judgements (codes `qq`, grades `rel_of`)."
+    n, in_run = grades.shape[0], per_query > 0
+    ideal = _ideal_matrix((np.cumsum(keep) - 1)[qq[keep[qq]]], rel_of[keep[qq]], n)
+    return Batch(qids=ids_text(ids[keep]), grades=grades, judged=judged, n_ret=np.minimum(per_query[keep], grades.shape[1]),
+                 ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep], rel=how['rel'], ties=how['ties'],
+                 queries=how['queries'], depth_cut=how['depth'], missing_from_run=ids_text(ids[in_qrels & ~in_run]),
+                 missing_from_qrels=ids_text(ids[in_run & ~in_qrels]), ranking=ranking)
+
+def _warn_dropped(b:Batch):
+    "Warn (`QueryMismatchWarning`, with the batch's report) when queries of the run or the qrels are left out."
+    dropped = len(b.missing_from_qrels) + (len(b.missing_from_run) if b.queries == 'run' else 0)
+    if dropped: warnings.warn(QueryMismatchWarning(b.report()), stacklevel=3)
 
 # %% ../nbs/00c_joins.ipynb #492e6bef
 def _words_descending(docno:np.ndarray)->tuple:

@@ -4,7 +4,7 @@ import warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb import join, QueryMismatchWarning
+from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
 from rankmetrics_nb.joins import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
 
 QIDS = ['q1', 'q2', 'q10', 'é9']
@@ -54,6 +54,25 @@ def test_join_matches_reference(data, ties, rel, depth, queries):
         assert list(b.ideal[i, :len(ideal)]) == ideal and np.isnan(b.ideal[i, len(ideal):]).all()
         assert b.n_rel[i] == n_rel
     assert set(b.missing_from_run) == set(qrels) - set(run) and set(b.missing_from_qrels) == set(run) - set(qrels)
+
+BATCH_FIELDS = ('qids', 'grades', 'judged', 'n_ret', 'ideal', 'n_rel', 'in_run', 'missing_from_run', 'missing_from_qrels')
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collections(), st.sampled_from(['trec', 'double']), st.integers(0, 3), st.sampled_from([None, 1, 3]),
+       st.sampled_from(['run', 'qrels']), st.booleans())
+def test_dict_run_join_equals_general_join(data, ties, rel, depth, queries, prepared):
+    "A run held as dicts (joined by counting the judged documents' ranks) gives the general path's batch, cell for cell."
+    qrels, run = data
+    if not qrels or not run: return
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        fast = join(prepare_qrels(qrels) if prepared else qrels, run, ties=ties, rel=rel, depth=depth, queries=queries)
+        general = join(read_qrels(qrels), read_run(run), ties=ties, rel=rel, depth=depth, queries=queries)
+    assert type(fast.ranking).__name__ == '_DeferredRanking'
+    for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(fast, f), getattr(general, f), err_msg=f)
+    np.testing.assert_array_equal(fast.scores, general.scores)
+    np.testing.assert_array_equal(fast.tied, general.tied)
+    np.testing.assert_array_equal(fast.docnos(), general.docnos())
 
 def test_match_fast_path_equals_exact_path():
     "The hash-and-verify match and the exact sort-based match agree, also under a degenerate hash."
