@@ -349,6 +349,7 @@ class _DeferredRanking:
         if self._done is None: self._done = self._build()
         return getattr(self._done, name)
 
+_COUNT_RANKS = True   # rank the judged documents by counting where a run allows it (False: always sort; the tests compare both)
 _PLAIN_DICTS = {dict, defaultdict, OrderedDict}      # (subclasses may read differently from the dict they store)
 
 def _dict_run(run)->tuple|None:
@@ -385,10 +386,11 @@ def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.nd
     at = (first[q] + rows - starts[q]).tolist()
     return id_bytes(list(itemgetter(*at)(keys)) if len(at) > 1 else [keys[i] for i in at])
 
-def _counted_ranks(key, starts, counts, jq, jkey, jdoc, inner, block:int=1 << 22)->np.ndarray:
+def _counted_ranks(key, starts, counts, jq, jkey, jdoc, ids_at, block:int=1 << 22)->np.ndarray:
     """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with key `jkey[i]` and id `jdoc[i]`
-    (bytes): its query's documents with a smaller key, plus those with an equal key and a greater id. Counted in a few
-    blocks of about `block` (document, judged document) pairs, each one vectorised pass."""
+    (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) with a smaller key, plus those with an equal
+    key and a greater id, read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged
+    document) pairs, each one vectorised pass."""
     lens = counts[jq]
     ends = np.cumsum(lens)
     cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
@@ -405,13 +407,13 @@ def _counted_ranks(key, starts, counts, jq, jkey, jdoc, inner, block:int=1 << 22
     tied = (np.bincount(tie_j, minlength=len(jq)) > 1)[tie_j]     # each judged document ties with itself; read ids only for more
     if tied.any():
         tie_j, tie_i = tie_j[tied], tie_i[tied]
-        rank += np.bincount(tie_j[_ids_at(inner, starts, jq[tie_j], tie_i) > jdoc[tie_j]], minlength=len(jq))
+        rank += np.bincount(tie_j[ids_at(jq[tie_j], tie_i) > jdoc[tie_j]], minlength=len(jq))
     return rank
 
 # %% ../nbs/00c_joins.ipynb #fe06e038
 def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     "`join` of a run held as dicts (ties 'trec' or 'double'), reading only the judged documents' ranks; None if the run does not qualify."
-    if ties not in ('trec', 'double') or (d := _dict_run(run)) is None: return None
+    if not _COUNT_RANKS or ties not in ('trec', 'double') or (d := _dict_run(run)) is None: return None
     rqid, counts, score, inner = d
     qrels = read_qrels(qrels)
     try: docs = np.char.decode(qrels.docno, 'utf-8').tolist() if len(qrels) else []
@@ -431,21 +433,25 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     bits = 32 if ties == 'trec' else 64
     starts = np.cumsum(counts) - counts
     rank = _counted_ranks(_descending_key(score, bits), starts, counts, run_of[qq[j]], _descending_key(found, bits),
-                          qrels.docno[j], inner)
-    n_ret = np.minimum(per_query, depth) if depth is not None else per_query
-    width = int(n_ret[keep].max(initial=0))
-    grades = np.where(np.arange(width) < n_ret[keep][:, None], 0.0, np.nan)
-    judged = np.zeros(grades.shape, bool)
-    ok = keep[qq[j]] & (rank < n_ret[qq[j]])
-    cell = ((np.cumsum(keep) - 1)[qq[j[ok]]], rank[ok])
-    grades[cell], judged[cell] = qrels.rel[j[ok]], True
+                          qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows))
     def ranking():                                               # the general path's ranking, on first use
         r = read_run(run)
         rq = np.searchsorted(ids, r.qid)
-        order, tied = TIE_POLICIES[ties](rq, r.score, r.docno, None)
-        return _laid_out(order, tied, rq, per_query, keep, ties, depth, r)
-    return _batch(grades, judged, _DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels,
-                  rel=rel, ties=ties, queries=queries, depth=depth)
+        return _laid_out(*TIE_POLICIES[ties](rq, r.score, r.docno, None), rq, per_query, keep, ties, depth, r)
+    return _counted_batch(qq[j], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+                          queries=queries, depth=depth)
+
+def _counted_batch(jcode, rank, jrow, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch:
+    """The batch from the retrieved judgements alone: judgement `jrow[i]` at rank `rank[i]` of query code `jcode[i]`, every
+    other cell up to the query's depth an unjudged document (grade 0); `ranking()` builds the full ranking on first use."""
+    n_ret = per_query if how['depth'] is None else np.minimum(per_query, how['depth'])
+    width = int(n_ret[keep].max(initial=0))
+    grades = np.where(np.arange(width) < n_ret[keep][:, None], 0.0, np.nan)
+    judged = np.zeros(grades.shape, bool)
+    ok = keep[jcode] & (rank < n_ret[jcode])
+    cell = ((np.cumsum(keep) - 1)[jcode[ok]], rank[ok])
+    grades[cell], judged[cell] = qrels.rel[jrow[ok]], True
+    return _batch(grades, judged, _DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how)
 
 # %% ../nbs/00c_joins.ipynb #fa88fcb1
 def join(qrels, # judgements: anything `read_qrels` accepts
@@ -464,17 +470,23 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         return b
     qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
     ids, (rq, qq) = _query_codes(run.qid, qrels.qid)
+    first = _stretch_starts(rq)
+    counted = _COUNT_RANKS and ties in ('trec', 'double') and len(np.unique(rq[first])) == len(first)  # each query's rows together
     with ThreadPoolExecutor(2) as pool:          # numpy's sorts release the GIL: order and check on the other core
-        ordering = pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
+        ordering = None if counted else pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
         rk, hr, qk, hq = _pair_keys(run, rq, qrels, qq, ids)    # prepared qrels (`prepare_qrels`) were keyed and checked once
         distinct = pool.submit(_check_distinct, rq, run.docno, hr, ids, run.source, 'run')
         if qk is qq: _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
         judge = _match(rk, run.docno, hr, qk, qrels.docno, hq)
+        per_query = np.bincount(rq, minlength=len(ids))
+        in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
+        keep = in_qrels & in_run if queries == 'run' else in_qrels
+        if counted: b = _counted_run_batch(run, rq, first, judge, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
         distinct.result()
-        order, tied = ordering.result()
-    per_query = np.bincount(rq, minlength=len(ids))
-    in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
-    keep = in_qrels & in_run if queries == 'run' else in_qrels
+    if counted:
+        _warn_dropped(b)
+        return b
+    order, tied = ordering.result()
     ranking = _laid_out(order, tied, rq, per_query, keep, ties, depth, run)
     j = judge[ranking.order]
     grade = np.zeros(len(j))
@@ -485,6 +497,17 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     if ties == 'expected': b.tie_groups = _expected_groups(b, np.where(keep[rq], (np.cumsum(keep) - 1)[rq], -1), run.score, depth)
     _warn_dropped(b)
     return b
+
+def _counted_run_batch(run, rq, first, judge, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)->Batch:
+    "The batch of a run whose queries' rows are together (stretches beginning at `first`), its judged rows (`judge` ≥ 0) ranked by counting."
+    jr = np.flatnonzero(judge >= 0)
+    starts = np.zeros(len(ids), np.int64)
+    starts[rq[first]] = first
+    key = _descending_key(run.score, 32 if ties == 'trec' else 64)
+    rank = _counted_ranks(key, starts, per_query, rq[jr], key[jr], run.docno[jr], lambda q, rows: run.docno[rows])
+    ranking = lambda: _laid_out(*TIE_POLICIES[ties](rq, run.score, run.docno, None), rq, per_query, keep, ties, depth, run)
+    return _counted_batch(rq[jr], rank, judge[jr], ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+                          queries=queries, depth=depth)
 
 def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
     "The ranking of the kept queries' rows (`order`, `tied` from the tie policy), cut at `depth`, and each row's cell."

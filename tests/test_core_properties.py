@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
+from rankmetrics_nb import joins
 from rankmetrics_nb.joins import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
 
 QIDS = ['q1', 'q2', 'q10', 'é9']
@@ -61,14 +62,19 @@ BATCH_FIELDS = ('qids', 'grades', 'judged', 'n_ret', 'ideal', 'n_rel', 'in_run',
 @given(collections(), st.sampled_from(['trec', 'double']), st.integers(0, 3), st.sampled_from([None, 1, 3]),
        st.sampled_from(['run', 'qrels']), st.booleans())
 def test_dict_run_join_equals_general_join(data, ties, rel, depth, queries, prepared):
-    "A run held as dicts (joined by counting the judged documents' ranks) gives the general path's batch, cell for cell."
+    "Ranks counted for the judged documents only (a run held as dicts, or as arrays) give the sorting path's batch, cell for cell."
     qrels, run = data
     if not qrels or not run: return
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         fast = join(prepare_qrels(qrels) if prepared else qrels, run, ties=ties, rel=rel, depth=depth, queries=queries)
-        general = join(read_qrels(qrels), read_run(run), ties=ties, rel=rel, depth=depth, queries=queries)
-    assert type(fast.ranking).__name__ == '_DeferredRanking'
+        arrays = join(read_qrels(qrels), read_run(run), ties=ties, rel=rel, depth=depth, queries=queries)
+        joins._COUNT_RANKS = False                           # the sorting path: every document ranked
+        try: general = join(qrels, run, ties=ties, rel=rel, depth=depth, queries=queries)
+        finally: joins._COUNT_RANKS = True
+    assert type(fast.ranking).__name__ == type(arrays.ranking).__name__ == '_DeferredRanking'
+    assert type(general.ranking).__name__ == 'Ranking'
+    for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(arrays, f), getattr(general, f), err_msg=f)
     for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(fast, f), getattr(general, f), err_msg=f)
     np.testing.assert_array_equal(fast.scores, general.scores)
     np.testing.assert_array_equal(fast.tied, general.tied)
