@@ -829,6 +829,9 @@ def main(argv=None) -> int:
     if not jobs:
         ap.error("no jobs selected (see --list)")
 
+    # A regular `pip install` leaves every module byte-compiled, and the installed peers are; an editable install under
+    # PYTHONDONTWRITEBYTECODE=1 would otherwise compile our sources in every fresh process of the `process` stage.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "rankmetrics_nb")], check=True)
     t_start = time.perf_counter()
     manifests = {}
     for ds in datasets:
