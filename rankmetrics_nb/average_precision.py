@@ -19,9 +19,14 @@ DENOMINATORS = {
 }
 
 # %% ../nbs/04_average_precision.ipynb #57150cb3
-def _hit_precision(r:np.ndarray)->np.ndarray:
-    "P@i · rel_i at every rank of the 0/1 matrix `r`: the precision at each relevant document, 0 elsewhere."
-    return np.cumsum(r, axis=1) / np.arange(1, r.shape[1] + 1) * r
+def _hits(m:np.ndarray, rel:float)->tuple:
+    "The cells with grade ≥ `rel` (row by row, in rank order), as their rows and 0-based ranks."
+    return np.divmod(np.flatnonzero(m >= rel), max(m.shape[1], 1))
+
+def _precision_sum(rows:np.ndarray, cols:np.ndarray, n:int)->np.ndarray:
+    "Σ P@i · rel_i per row, from the hits (rows, 0-based ranks) of `n` rows: the precision at each hit — hits so far over its rank — added in rank order."
+    so_far = np.arange(1, len(rows) + 1) - np.searchsorted(rows, rows)    # the hit's place among its row's hits
+    return sum_in_rank_order(so_far / (cols + 1), rows=rows, n=n)
 
 def _relevant_total(labels, listed:np.ndarray, n_rel, rel:float)->np.ndarray:
     "R per query: `n_rel` if given (checked by the kit's `check_n_rel`), else the batch's judged relevant documents, else the relevant documents listed."
@@ -69,11 +74,12 @@ def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
     m, single = label_matrix(labels)
     denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
-    R = _relevant_total(labels, (m >= rel).sum(axis=1), n_rel, rel)
-    r = top_k(m, k) >= rel
-    D = dict(n_rel=R, retrieved=r.sum(axis=1), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]
+    rows, cols = _hits(m, rel)
+    R = _relevant_total(labels, np.bincount(rows, minlength=len(m)), n_rel, rel)
+    if k is not None: rows, cols = rows[cols < k], cols[cols < k]
+    D = dict(n_rel=R, retrieved=np.bincount(rows, minlength=len(m)), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]
     g = tie_groups(labels)
-    if g is None: return as_result(safe_ratio(sum_in_rank_order(_hit_precision(r)), D), single)
+    if g is None: return as_result(safe_ratio(_precision_sum(rows, cols, len(m)), D), single)
     terms = _expected_terms(g, m >= rel)                           # ties='expected': the cutoff comes after the expectation
     ap = safe_ratio(terms[:, :k].sum(axis=1), D)
     if denominator == 'retrieved' and k is not None:

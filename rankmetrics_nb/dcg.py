@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
 from .kit import (EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real,
-                                tie_groups)
+                                tie_groups, sum_in_rank_order)
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'gain_values', 'discount_weights',
@@ -93,24 +93,45 @@ def _gain_values(g:np.ndarray, gain)->np.ndarray:
     if out.shape != g.shape: raise EvalInputError(f"the gain callable must return one gain per grade (shape {g.shape}); got shape {out.shape}")
     return out
 
+def _gain_cells(m:np.ndarray, # grades (queries × ranks), NaN where there is no document
+                judged:np.ndarray, # whether each cell's document was judged (unjudged ones gain 0)
+                gain, rel, max_grade, # the conventions in force
+                what:str='labels', # the matrix's name, for messages
+               )->tuple:
+    "The cells that can gain something, row by row in rank order, as (rows, ranks from 0, gains): every other cell gains 0."
+    if max_grade is not None:
+        above = m > max_grade                                        # NaN (no document) is never above
+        if above.any():
+            r, c = divmod(int(np.argmax(above)), m.shape[1])
+            raise EvalInputError(f"{what} row {r} has grade {m[r, c]:g}, above max_grade={max_grade:g}")
+    can = m > 0 if isinstance(gain, str) else ~np.isnan(m)          # a named gain of a grade ≤ 0 is 0
+    can &= judged
+    if rel is not None: can &= m >= rel
+    rows, cols = np.divmod(np.flatnonzero(can), max(m.shape[1], 1))
+    G = _gain_values(m[rows, cols], gain) if len(rows) else np.zeros(0)
+    bad = ~np.isfinite(G)
+    if bad.any():
+        r, c = int(rows[np.argmax(bad)]), int(cols[np.argmax(bad)])
+        why = " (2**grade - 1 is beyond the largest float from grade 1024 on; use gain='linear' or smaller grades)" if gain == 'exp' else ''
+        raise EvalInputError(f"gain {gain!r} of grade {m[r, c]:g} in {what} row {r} is not finite{why}")
+    return rows, cols, G
+
+def _lay(m:np.ndarray, # the grades the cells come from
+         cells:tuple, # (rows, ranks, gains) from `_gain_cells`
+        )->np.ndarray:
+    "The gain of every cell of `m` as a matrix: the cells' gains, 0 elsewhere, NaN where there is no document."
+    rows, cols, G = cells
+    out = np.where(np.isnan(m), np.nan, 0.0)
+    out[rows, cols] = G
+    return out
+
 def _gain_matrix(m:np.ndarray, # grades (queries × ranks), NaN where there is no document
                  judged:np.ndarray, # whether each cell's document was judged (unjudged ones gain 0)
                  gain, rel, max_grade, # the conventions in force
                  what:str='labels', # the matrix's name, for messages
                 )->np.ndarray:
     "The gain of every cell: 0 for unjudged documents and grades below `rel`, NaN where there is no document."
-    present = ~np.isnan(m)
-    if max_grade is not None and (present & (m > max_grade)).any():
-        r, c = map(int, np.argwhere(present & (m > max_grade))[0])
-        raise EvalInputError(f"{what} row {r} has grade {m[r, c]:g}, above max_grade={max_grade:g}")
-    keep = present & judged & (True if rel is None else m >= rel)
-    G = np.where(present, 0.0, np.nan)
-    if keep.any(): G[keep] = _gain_values(m[keep], gain)
-    if not np.isfinite(G[present]).all():
-        r, c = map(int, np.argwhere(present & ~np.isfinite(G))[0])
-        why = " (2**grade - 1 is beyond the largest float from grade 1024 on; use gain='linear' or smaller grades)" if gain == 'exp' else ''
-        raise EvalInputError(f"gain {gain!r} of grade {m[r, c]:g} in {what} row {r} is not finite{why}")
-    return G
+    return _lay(m, _gain_cells(m, judged, gain, rel, max_grade, what))
 
 # %% ../nbs/05_dcg.ipynb #d9fcaf89
 def _weights(n:int, # how many ranks
@@ -130,16 +151,37 @@ def _weights(n:int, # how many ranks
                              f"rank {i + 1} weighs {w[i]:g} > rank {i} weighs {w[i - 1]:g}")
     return w
 
+def _finite(s:np.ndarray, what:str)->np.ndarray:
+    "`s`, or an error naming the first row whose sum overflowed."
+    if not np.isfinite(s).all():
+        raise EvalInputError(f"the {what} of row {int(np.argmax(~np.isfinite(s)))} overflows the largest float; use smaller gains")
+    return s
+
 def _weighted_sum(G:np.ndarray, # gains (queries × ranks), NaN counted as 0
                   w:np.ndarray, # weights, at least as many as ranks
                   what:str='DCG', # for the overflow message
                  )->np.ndarray:
     "Σ_i G_i·w_i per row, added in rank order; an overflow is an error."
     x = np.nan_to_num(G) * w[:G.shape[1]]
-    with np.errstate(over='ignore'): s = np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
-    if not np.isfinite(s).all():
-        raise EvalInputError(f"the {what} of row {int(np.argmax(~np.isfinite(s)))} overflows the largest float; use smaller gains")
-    return s
+    with np.errstate(over='ignore'): return _finite(sum_in_rank_order(x), what)
+
+def _cells_sum(cells:tuple, # (rows, ranks, gains) of the cells that can gain; every other cell gains 0
+               shape:tuple, # (queries, ranks) of the matrix the cells lie in
+               w:np.ndarray, # weights, at least as many as ranks
+               what:str='DCG', # for the overflow message
+              )->np.ndarray:
+    "Σ_i G_i·w_i per row over the listed cells, added in rank order: `_weighted_sum` of the full matrix, bit for bit."
+    rows, cols, G = cells
+    x = G * w[cols]
+    with np.errstate(over='ignore'):
+        s = sum_in_rank_order(x, rows=rows, n=shape[0])
+        if np.signbit(x).any() or np.signbit(w[:shape[1]]).any():     # a -0.0 term: rows that sum to 0 may be -0.0 rank by rank
+            again = np.flatnonzero(s == 0)
+            X = np.zeros((len(again), shape[1])) * w[:shape[1]]         # the other cells' terms: 0 · w_i
+            at = np.isin(rows, again)
+            X[np.searchsorted(again, rows[at]), cols[at]] = x[at]
+            s[again] = sum_in_rank_order(X)
+    return _finite(s, what)
 
 # %% ../nbs/05_dcg.ipynb #99dedf2e
 def _tie_mean(labels, G:np.ndarray)->np.ndarray:
@@ -151,6 +193,19 @@ def _tie_mean(labels, G:np.ndarray)->np.ndarray:
 def _judged(labels, m:np.ndarray)->np.ndarray:
     "Which cells hold a judged document: a batch knows; in a plain list every listed document counts as judged."
     return labels.judged if isinstance(labels, Batch) else ~np.isnan(m)
+
+def _top_sum(labels, # what the metric was given (its tie groups, if any)
+             m:np.ndarray, # its grade matrix
+             cells:tuple, # (rows, ranks, gains) from `_gain_cells`
+             k:int|None, # the cutoff
+             w:np.ndarray, # the weights, at least min(k, ranks) of them
+             what:str='DCG', # for the overflow message
+            )->np.ndarray:
+    "Σ_{i ≤ k} G_i·w_i per row, in rank order: over the cells that can gain, or over the full matrix of each tie group's mean gain."
+    if tie_groups(labels) is not None: return _weighted_sum(top_k(_tie_mean(labels, _lay(m, cells)), k), w, what)
+    rows, cols, G = cells
+    if k is not None: rows, cols, G = rows[cols < k], cols[cols < k], G[cols < k]
+    return _cells_sum((rows, cols, G), top_k(m, k).shape, w, what)
 
 def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff; None for the whole list
@@ -164,8 +219,8 @@ def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D a
     _check_gain(s['gain']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     m, single = label_matrix(labels)
-    G = top_k(_tie_mean(labels, _gain_matrix(m, _judged(labels, m), s['gain'], rel, max_grade)), k)
-    return as_result(_weighted_sum(G, np.ones(G.shape[1]), 'CG'), single)
+    cells = _gain_cells(m, _judged(labels, m), s['gain'], rel, max_grade)
+    return as_result(_top_sum(labels, m, cells, k, np.ones(top_k(m, k).shape[1]), 'CG'), single)
 
 # %% ../nbs/05_dcg.ipynb #7bb2a369
 def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -182,8 +237,8 @@ def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     m, single = label_matrix(labels)
-    G = top_k(_tie_mean(labels, _gain_matrix(m, _judged(labels, m), s['gain'], rel, max_grade)), k)
-    return as_result(_weighted_sum(G, _weights(G.shape[1], s['discount'], base)), single)
+    cells = _gain_cells(m, _judged(labels, m), s['gain'], rel, max_grade)
+    return as_result(_top_sum(labels, m, cells, k, _weights(top_k(m, k).shape[1], s['discount'], base)), single)
 
 # %% ../nbs/05_dcg.ipynb #5d556842
 def _ideal_grades(labels, m:np.ndarray, ideal, single:bool)->np.ndarray|str:
@@ -227,17 +282,17 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     m, single = label_matrix(labels)
     conv = (s['gain'], rel, max_grade)
-    G = _gain_matrix(m, _judged(labels, m), *conv)
+    cells = _gain_cells(m, _judged(labels, m), *conv)
     source = _ideal_grades(labels, m, s['ideal'] if s['ideal'] is not None else 'judged' if isinstance(labels, Batch) else 'returned', single)
     if isinstance(source, str) and source == 'returned_top_k' and k is not None and tie_groups(labels) is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
-    if isinstance(source, str): I = G if source == 'returned' else top_k(G, k)
+    if isinstance(source, str): I = _lay(m, cells) if source == 'returned' else top_k(_lay(m, cells), k)
     else: I = _gain_matrix(source, ~np.isnan(source), *conv, what='ideal')
-    G, I = top_k(_tie_mean(labels, G), k), top_k(_ideal_gains(I), k)
-    w = _weights(max(G.shape[1], I.shape[1]), s['discount'], base)
-    d, i = _weighted_sum(G, w), _weighted_sum(I, w, 'ideal DCG')
+    I = top_k(_ideal_gains(I), k)
+    w = _weights(max(top_k(m, k).shape[1], I.shape[1]), s['discount'], base)
+    d, i = _top_sum(labels, m, cells, k, w), _weighted_sum(I, w, 'ideal DCG')
     if not isinstance(source, str) and (d > i * (1 + 1e-9)).any():
         r = int(np.argmax(d > i * (1 + 1e-9)))
         raise EvalInputError(f"labels row {r} scores above its ideal (DCG {d[r]:g} > ideal DCG {i[r]:g}): "

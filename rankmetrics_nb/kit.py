@@ -353,10 +353,19 @@ def safe_ratio(num, # numerators
     num, den = np.broadcast_arrays(np.asarray(num, np.float64), np.asarray(den, np.float64))
     return np.divide(num, den, out=np.full(num.shape, fill), where=den != 0)
 
-def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix
+def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, the values of its nonzero cells, row by row in rank order
+                      rows:np.ndarray=None, # each listed value's row (ascending), when `x` lists cells; the cells not listed hold 0
+                      n:int=None, # the number of rows, when `x` lists cells
                      )->np.ndarray:
-    "Row sums added rank by rank, left to right."
-    return np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
+    "Row sums added rank by rank, left to right (zero cells skipped: adding 0 changes no sum)."
+    if rows is not None: return np.bincount(rows, weights=np.asarray(x, np.float64), minlength=n).astype(np.float64)   # adds in input order
+    x = np.asarray(x)
+    if x.dtype != np.float64 or not x.shape[1]: return np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
+    rows, cols = np.divmod(np.flatnonzero(x != 0), x.shape[1])     # NaN ≠ 0: NaN cells are added (and the sum is NaN)
+    s = np.bincount(rows, weights=x[rows, cols], minlength=len(x)).astype(np.float64)   # (no cells: integer zeros)
+    neg = np.flatnonzero((s == 0) & np.signbit(x[:, 0]))             # a row of -0.0 alone adds up to -0.0
+    if len(neg): s[neg[np.signbit(x[neg]).all(axis=1)]] = -0.0
+    return s
 
 # %% ../nbs/00_kit.ipynb #b445b2b6
 class Mean(float):

@@ -52,8 +52,10 @@ def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array o
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
     m, hit, single = _relevance(labels, rel)
     k = check_k(k)
-    length = (~np.isnan(m)).sum(axis=1)
-    n = length if k is None else np.minimum(k, length) if adaptive_k else k
+    if k is not None and not adaptive_k: n = k                    # the lists' lengths are not needed (counting them reads every cell)
+    else:
+        length = (~np.isnan(m)).sum(axis=1)
+        n = length if k is None else np.minimum(k, length)
     return as_result(safe_ratio(_found(_chance(labels, hit), k), n), single)
 
 # %% ../nbs/02_precision.ipynb #06510b5b
