@@ -45,12 +45,15 @@ def _n_words(*docnos)->int: return max(-(-d.dtype.itemsize // 8) for d in docnos
 # %% ../nbs/00c_joins.ipynb #024c2d84
 _M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
 
-_BLOCK = 1 << 20   # rows per block: big array passes run block by block, so temporaries stay small and reused
+_BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temporaries stay small and reused
+# (2 MB for 8-byte values: numpy asks the kernel for huge pages for arrays of 4 MB or more, and a fresh process
+# pays for every such temporary in page faults; below that size the allocator hands the same memory back)
 
-def _pair_hash(qcode:np.ndarray, words:np.ndarray)->np.ndarray:
-    "One 64-bit hash per (query code, document words) row, computed block by block."
+def _pair_hash(qcode:np.ndarray, docno:np.ndarray, n_words:int)->np.ndarray:
+    "One 64-bit hash per (query code, document id as `n_words` words) row, computed block by block (the words too)."
     out = np.empty(len(qcode), np.uint64)
-    for lo in range(0, len(qcode), _BLOCK): out[lo:lo + _BLOCK] = _hash_block(qcode[lo:lo + _BLOCK], words[lo:lo + _BLOCK])
+    for lo in range(0, len(qcode), _BLOCK):
+        out[lo:lo + _BLOCK] = _hash_block(qcode[lo:lo + _BLOCK], _doc_words(docno[lo:lo + _BLOCK], n_words, ordered=False))
     return out
 
 def _hash_block(qcode:np.ndarray, words:np.ndarray)->np.ndarray:
@@ -135,9 +138,16 @@ def _duplicate_pair_exact(qcode, docno):
 # %% ../nbs/00c_joins.ipynb #9e07e6dc
 def _match(rq, rd, hr, qq, qd, hq)->np.ndarray:
     "For each run row (codes `rq`, ids `rd`, hashes `hr`), the qrels row judging the same pair, or -1."
+    hit, j = _matched(rq, rd, hr, qq, qd, hq)
+    out = np.full(len(rq), -1, np.int32)
+    out[hit] = j
+    return out
+
+def _matched(rq, rd, hr, qq, qd, hq)->tuple:
+    "(the run rows that are judged, ascending; the qrels row judging each), as `_match` finds them."
     o = np.argsort(hq)
     hs = hq[o]
-    if (hs[1:] == hs[:-1]).any(): return _match_exact(rq, rd, qq, qd)      # distinct qrels pairs share a hash
+    if (hs[1:] == hs[:-1]).any(): return _pairs(_match_exact(rq, rd, qq, qd))   # distinct qrels pairs share a hash
     size = 1 << max(16, (64 * len(hq) - 1).bit_length())
     low = np.uint64(size - 1)
     seen = np.zeros(size, bool)
@@ -147,10 +157,12 @@ def _match(rq, rd, hr, qq, qd, hq)->np.ndarray:
     pos = np.minimum(np.searchsorted(hs, hr[cand]), len(hs) - 1)
     found = hs[pos] == hr[cand]
     hit, j = cand[found], o[pos[found]]
-    if not _same_pair(rq[hit], rd[hit], qq[j], qd[j]).all(): return _match_exact(rq, rd, qq, qd)
-    out = np.full(len(rq), -1, np.int32)
-    out[hit] = j
-    return out
+    if not _same_pair(rq[hit], rd[hit], qq[j], qd[j]).all(): return _pairs(_match_exact(rq, rd, qq, qd))
+    return hit, j
+
+def _pairs(judge:np.ndarray)->tuple:
+    hit = np.flatnonzero(judge >= 0)
+    return hit, judge[hit]
 
 def _match_exact(rq, rd, qq, qd)->np.ndarray:
     "`_match` by one exact sort of the qrels and run rows together (qrels first among equal pairs)."
@@ -293,7 +305,7 @@ class PreparedQrels(Qrels):
         if q.subtopic is not None: return                 # diversity judgements: `join_subtopics` reads them as they are
         self.ids, (self.code,) = _query_codes(q.qid)
         self.n_words = _n_words(q.docno)
-        self.hash = _pair_hash(self.code, _doc_words(q.docno, self.n_words, ordered=False))
+        self.hash = _pair_hash(self.code, q.docno, self.n_words)
         _check_distinct(self.code, q.docno, self.hash, self.ids, q.source, 'qrels')
     def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
 
@@ -311,9 +323,9 @@ def _pair_keys(run:Run, rq:np.ndarray, qrels:Qrels, qq:np.ndarray, ids:np.ndarra
         at = np.minimum(np.searchsorted(qrels.ids, ids), max(len(qrels.ids) - 1, 0))
         found = qrels.ids[at] == ids if len(qrels.ids) else np.zeros(len(ids), bool)
         rk = np.where(found, at, len(qrels.ids) + np.arange(len(ids)))[rq]     # unjudged queries: keys no judgement has
-        return rk, _pair_hash(rk, _doc_words(run.docno, qrels.n_words, ordered=False)), qrels.code, qrels.hash
+        return rk, _pair_hash(rk, run.docno, qrels.n_words), qrels.code, qrels.hash
     nw = _n_words(run.docno, qrels.docno)
-    hr, hq = (_pair_hash(c, _doc_words(d, nw, ordered=False)) for c, d in ((rq, run.docno), (qq, qrels.docno)))
+    hr, hq = (_pair_hash(c, d, nw) for c, d in ((rq, run.docno), (qq, qrels.docno)))
     return rq, hr, qq, hq
 
 # %% ../nbs/00c_joins.ipynb #9edba6b2
@@ -386,11 +398,12 @@ def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.nd
     at = (first[q] + rows - starts[q]).tolist()
     return id_bytes(list(itemgetter(*at)(keys)) if len(at) > 1 else [keys[i] for i in at])
 
-def _counted_ranks(key, starts, counts, jq, jkey, jdoc, ids_at, block:int=1 << 22)->np.ndarray:
-    """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with key `jkey[i]` and id `jdoc[i]`
-    (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) with a smaller key, plus those with an equal
-    key and a greater id, read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged
-    document) pairs, each one vectorised pass."""
+def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=_BLOCK)->np.ndarray:
+    """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with score `jscore[i]` and id `jdoc[i]`
+    (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) scoring higher, read as `dtype` (float32
+    for trec_eval 9's order, float64 for trec_eval 10's; -0.0 equals 0.0), plus those scoring the same with a greater id,
+    read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged document) pairs, each one
+    vectorised pass."""
     lens = counts[jq]
     ends = np.cumsum(lens)
     cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
@@ -399,9 +412,9 @@ def _counted_ranks(key, starts, counts, jq, jkey, jdoc, ids_at, block:int=1 << 2
         L = lens[a:b]
         rep = np.repeat(np.arange(a, b), L)
         row = np.arange(int(L.sum())) + np.repeat(starts[jq[a:b]] - (np.cumsum(L) - L), L)
-        k, kj = key[row], jkey[rep]
-        rank[a:b] += np.bincount(rep[k < kj] - a, minlength=b - a)
-        eq = k == kj
+        s, sj = score[row].astype(dtype, copy=False), jscore[rep].astype(dtype, copy=False)
+        rank[a:b] += np.bincount(rep[s > sj] - a, minlength=b - a)
+        eq = s == sj
         tie_j.append(rep[eq]); tie_i.append(row[eq])
     tie_j, tie_i = np.concatenate(tie_j), np.concatenate(tie_i)
     tied = (np.bincount(tie_j, minlength=len(jq)) > 1)[tie_j]     # each judged document ties with itself; read ids only for more
@@ -420,7 +433,7 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     except UnicodeDecodeError: return None                       # ids no str can equal: the general path compares bytes
     ids, (rq_u, qq) = _query_codes(rqid, qrels.qid)
     if not (isinstance(qrels, PreparedQrels) and qrels.hash is not None):
-        _check_distinct(qq, qrels.docno, _pair_hash(qq, _doc_words(qrels.docno, _n_words(qrels.docno), ordered=False)),
+        _check_distinct(qq, qrels.docno, _pair_hash(qq, qrels.docno, _n_words(qrels.docno)),
                         ids, qrels.source, 'qrels')
     run_of = np.full(len(ids), -1, np.int64)
     run_of[rq_u] = np.arange(len(rq_u))                          # each query code's dict in `inner`, -1 for none
@@ -430,10 +443,9 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     keep = in_qrels & in_run if queries == 'run' else in_qrels
     hit, found = _found_scores(inner, run_of[qq], docs)
     j = np.flatnonzero(hit)                                      # the judgements the run retrieves
-    bits = 32 if ties == 'trec' else 64
     starts = np.cumsum(counts) - counts
-    rank = _counted_ranks(_descending_key(score, bits), starts, counts, run_of[qq[j]], _descending_key(found, bits),
-                          qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows))
+    rank = _counted_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
+                          np.float32 if ties == 'trec' else np.float64)
     def ranking():                                               # the general path's ranking, on first use
         r = read_run(run)
         rq = np.searchsorted(ids, r.qid)
@@ -477,17 +489,19 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         rk, hr, qk, hq = _pair_keys(run, rq, qrels, qq, ids)    # prepared qrels (`prepare_qrels`) were keyed and checked once
         distinct = pool.submit(_check_distinct, rq, run.docno, hr, ids, run.source, 'run')
         if qk is qq: _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
-        judge = _match(rk, run.docno, hr, qk, qrels.docno, hq)
+        hit, j = _matched(rk, run.docno, hr, qk, qrels.docno, hq)
         per_query = np.bincount(rq, minlength=len(ids))
         in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
         keep = in_qrels & in_run if queries == 'run' else in_qrels
-        if counted: b = _counted_run_batch(run, rq, first, judge, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
+        if counted: b = _counted_run_batch(run, rq, first, hit, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
         distinct.result()
     if counted:
         _warn_dropped(b)
         return b
     order, tied = ordering.result()
     ranking = _laid_out(order, tied, rq, per_query, keep, ties, depth, run)
+    judge = np.full(len(rq), -1, np.int32)
+    judge[hit] = j
     j = judge[ranking.order]
     grade = np.zeros(len(j))
     judged_at = np.flatnonzero(j >= 0)
@@ -498,15 +512,14 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     _warn_dropped(b)
     return b
 
-def _counted_run_batch(run, rq, first, judge, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)->Batch:
-    "The batch of a run whose queries' rows are together (stretches beginning at `first`), its judged rows (`judge` ≥ 0) ranked by counting."
-    jr = np.flatnonzero(judge >= 0)
+def _counted_run_batch(run, rq, first, jr, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)->Batch:
+    "The batch of a run whose queries' rows are together (stretches beginning at `first`), its judged rows `jr` (qrels rows `j`) ranked by counting."
     starts = np.zeros(len(ids), np.int64)
     starts[rq[first]] = first
-    key = _descending_key(run.score, 32 if ties == 'trec' else 64)
-    rank = _counted_ranks(key, starts, per_query, rq[jr], key[jr], run.docno[jr], lambda q, rows: run.docno[rows])
+    rank = _counted_ranks(run.score, starts, per_query, rq[jr], run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
+                          np.float32 if ties == 'trec' else np.float64)
     ranking = lambda: _laid_out(*TIE_POLICIES[ties](rq, run.score, run.docno, None), rq, per_query, keep, ties, depth, run)
-    return _counted_batch(rq[jr], rank, judge[jr], ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+    return _counted_batch(rq[jr], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
 def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:

@@ -86,7 +86,7 @@ def test_match_fast_path_equals_exact_path():
     qd = np.unique(rng.integers(0, 3000, 2000).astype(str).astype('S')); qq = rng.integers(0, 40, len(qd))
     rd = rng.integers(0, 3000, 20000).astype(str).astype('S'); rq = rng.integers(0, 40, len(rd))
     w = _n_words(rd, qd)
-    fast = _match(rq, rd, _pair_hash(rq, _doc_words(rd, w)), qq, qd, _pair_hash(qq, _doc_words(qd, w)))
+    fast = _match(rq, rd, _pair_hash(rq, rd, w), qq, qd, _pair_hash(qq, qd, w))
     exact = _match_exact(rq, rd, qq, qd)
     assert (fast == exact).all() and (fast >= 0).sum() > 100
     degenerate = lambda q: (q % 2).astype(np.uint64)                      # collisions everywhere
