@@ -457,9 +457,11 @@ def _counted_batch(jcode, rank, jrow, ranking, ids, qq, qrels, per_query, keep, 
     """The batch from the retrieved judgements alone: judgement `jrow[i]` at rank `rank[i]` of query code `jcode[i]`, every
     other cell up to the query's depth an unjudged document (grade 0); `ranking()` builds the full ranking on first use."""
     n_ret = per_query if how['depth'] is None else np.minimum(per_query, how['depth'])
-    width = int(n_ret[keep].max(initial=0))
-    grades = np.where(np.arange(width) < n_ret[keep][:, None], 0.0, np.nan)
-    judged = np.zeros(grades.shape, bool)
+    depths = n_ret[keep]
+    width = int(depths.max(initial=0))
+    grades, judged = np.zeros((len(depths), width)), np.zeros((len(depths), width), bool)  # zeroed by the kernel: no pass
+    short = np.flatnonzero(depths < width)
+    if len(short): grades[short] = np.where(np.arange(width) < depths[short, None], 0.0, np.nan)   # NaN past a list's end
     ok = keep[jcode] & (rank < n_ret[jcode])
     cell = ((np.cumsum(keep) - 1)[jcode[ok]], rank[ok])
     grades[cell], judged[cell] = qrels.rel[jrow[ok]], True
