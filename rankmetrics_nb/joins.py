@@ -356,10 +356,15 @@ def _check_distinct(qcode, docno, h, ids, source, layout):
 class _DeferredRanking:
     "A `Ranking` built on first use: a dict run's join needs no full order, a few measures do."
     def __init__(self, build): self._build, self._done = build, None
+    def _built(self)->Ranking:
+        if self._done is None: self._done = self._build()
+        return self._done
     def __getattr__(self, name):
         if name.startswith('_'): raise AttributeError(name)
-        if self._done is None: self._done = self._build()
-        return getattr(self._done, name)
+        return getattr(self._built(), name)
+    def __reduce__(self):                                        # pickled (or deep-copied) as the ranking it stands for
+        r = self._built()
+        return Ranking, (r.order, r.tied, r.flat, r.shape, r.docno, r.score)
 
 _COUNT_RANKS = True   # rank the judged documents by counting where a run allows it (False: always sort; the tests compare both)
 _PLAIN_DICTS = {dict, defaultdict, OrderedDict}      # (subclasses may read differently from the dict they store)
@@ -416,12 +421,51 @@ def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block
         rank[a:b] += np.bincount(rep[s > sj] - a, minlength=b - a)
         eq = s == sj
         tie_j.append(rep[eq]); tie_i.append(row[eq])
-    tie_j, tie_i = np.concatenate(tie_j), np.concatenate(tie_i)
+    return rank + _greater_ids(np.concatenate(tie_j), np.concatenate(tie_i), jq, jdoc, ids_at)
+
+def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:
+    "For each judged document, how many of the rows `tie_i` tied with it (pairs `tie_j`, itself among them) have a greater id."
     tied = (np.bincount(tie_j, minlength=len(jq)) > 1)[tie_j]     # each judged document ties with itself; read ids only for more
-    if tied.any():
-        tie_j, tie_i = tie_j[tied], tie_i[tied]
-        rank += np.bincount(tie_j[ids_at(jq[tie_j], tie_i) > jdoc[tie_j]], minlength=len(jq))
-    return rank
+    if not tied.any(): return np.zeros(len(jq), np.int64)
+    tie_j, tie_i = tie_j[tied], tie_i[tied]
+    return np.bincount(tie_j[ids_at(jq[tie_j], tie_i) > jdoc[tie_j]], minlength=len(jq))
+
+def _descending(score, starts, counts)->bool:
+    "Whether every query's scores (rows `starts[q]`, ... `counts[q]` of them, queries one after another) never rise: a pass in blocks."
+    new = np.zeros(0, np.int64)
+    for a in range(0, max(len(score) - 1, 0), _BLOCK):
+        b = min(a + _BLOCK, len(score) - 1)
+        up = np.flatnonzero(score[a + 1:b + 1] > score[a:b]) + a + 1       # rows scoring above the row before
+        if len(up):
+            if not len(new): new = np.unique(starts[counts > 0])
+            if not np.isin(up, new).all(): return False           # a rise inside a query, not where the next one begins
+    return True
+
+def _first_row(score, lo, hi, below)->np.ndarray:
+    "For each range [lo, hi) of descending scores, the first row where `below(score)` holds (hi if none): a vectorised bisection."
+    lo, hi = lo.copy(), hi.copy()
+    while (live := lo < hi).any():
+        mid = (lo + hi) // 2
+        b = live & below(score[np.minimum(mid, len(score) - 1)])
+        hi = np.where(b, mid, hi)
+        lo = np.where(live & ~b, mid + 1, lo)
+    return lo
+
+def _judged_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)->np.ndarray|None:
+    """`_counted_ranks`, by bisection where every query's scores descend (as systems write run files): the judged document
+    ranks below the documents scoring higher and the tied ones with a greater id. Else by counting, when that costs at most
+    a few passes over the run; else None (the caller sorts the run)."""
+    sj = jscore.astype(dtype)
+    if _descending(score, starts, counts):
+        lo, hi = starts[jq], starts[jq] + counts[jq]
+        first = _first_row(score, lo, hi, lambda s: s.astype(dtype) <= sj)        # the judged document's tie group ...
+        after = _first_row(score, first, hi, lambda s: s.astype(dtype) < sj)      # ... ends here
+        size = after - first
+        tie_j = np.repeat(np.arange(len(jq)), size)
+        tie_i = np.arange(int(size.sum())) + np.repeat(first - (np.cumsum(size) - size), size)
+        return first - lo + _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)
+    if int(counts[jq].sum()) > 8 * len(score): return None
+    return _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)
 
 # %% ../nbs/00c_joins.ipynb #fe06e038
 def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
@@ -444,8 +488,9 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     hit, found = _found_scores(inner, run_of[qq], docs)
     j = np.flatnonzero(hit)                                      # the judgements the run retrieves
     starts = np.cumsum(counts) - counts
-    rank = _counted_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
-                          np.float32 if ties == 'trec' else np.float64)
+    rank = _judged_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
+                         np.float32 if ties == 'trec' else np.float64)
+    if rank is None: return None                                  # ranking by counting would cost more than sorting
     def ranking():                                               # the general path's ranking, on first use
         r = read_run(run)
         rq = np.searchsorted(ids, r.qid)
@@ -497,10 +542,10 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         keep = in_qrels & in_run if queries == 'run' else in_qrels
         if counted: b = _counted_run_batch(run, rq, first, hit, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
         distinct.result()
-    if counted:
+    if counted and b is not None:
         _warn_dropped(b)
         return b
-    order, tied = ordering.result()
+    order, tied = ordering.result() if ordering is not None else TIE_POLICIES[ties](rq, run.score, run.docno, run.rank)
     ranking = _laid_out(order, tied, rq, per_query, keep, ties, depth, run)
     judge = np.full(len(rq), -1, np.int32)
     judge[hit] = j
@@ -518,8 +563,9 @@ def _counted_run_batch(run, rq, first, jr, j, ties, ids, qq, qrels, per_query, k
     "The batch of a run whose queries' rows are together (stretches beginning at `first`), its judged rows `jr` (qrels rows `j`) ranked by counting."
     starts = np.zeros(len(ids), np.int64)
     starts[rq[first]] = first
-    rank = _counted_ranks(run.score, starts, per_query, rq[jr], run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
-                          np.float32 if ties == 'trec' else np.float64)
+    rank = _judged_ranks(run.score, starts, per_query, rq[jr], run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
+                         np.float32 if ties == 'trec' else np.float64)
+    if rank is None: return None                                  # ranking by counting would cost more than sorting
     ranking = lambda: _laid_out(*TIE_POLICIES[ties](rq, run.score, run.docno, None), rq, per_query, keep, ties, depth, run)
     return _counted_batch(rq[jr], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)

@@ -60,11 +60,12 @@ BATCH_FIELDS = ('qids', 'grades', 'judged', 'n_ret', 'ideal', 'n_rel', 'in_run',
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collections(), st.sampled_from(['trec', 'double']), st.integers(0, 3), st.sampled_from([None, 1, 3]),
-       st.sampled_from(['run', 'qrels']), st.booleans())
-def test_dict_run_join_equals_general_join(data, ties, rel, depth, queries, prepared):
-    "Ranks counted for the judged documents only (a run held as dicts, or as arrays) give the sorting path's batch, cell for cell."
+       st.sampled_from(['run', 'qrels']), st.booleans(), st.booleans())
+def test_dict_run_join_equals_general_join(data, ties, rel, depth, queries, prepared, descending):
+    "Ranks found for the judged documents only (counted, or by bisection in descending runs; a run held as dicts, or as arrays) give the sorting path's batch, cell for cell."
     qrels, run = data
     if not qrels or not run: return
+    if descending: run = {q: dict(sorted(d.items(), key=lambda t: -t[1])) for q, d in run.items()}   # ranked by bisection
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         fast = join(prepare_qrels(qrels) if prepared else qrels, run, ties=ties, rel=rel, depth=depth, queries=queries)
