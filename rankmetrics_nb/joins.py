@@ -28,9 +28,10 @@ def _stretch_starts(a:np.ndarray)->np.ndarray:
     else: change = a[1:] != a[:-1]
     return np.r_[0, np.flatnonzero(change) + 1]
 
-def _query_codes(*qids):
-    "The sorted distinct ids of all `qids` arrays, and each array's rows as indices into them."
-    starts = [_stretch_starts(q) for q in qids]
+def _query_codes(*qids, starts:list=None):
+    "The sorted distinct ids of all `qids` arrays, and each array's rows as indices into them (a list `starts` receives each array's stretch starts)."
+    starts = starts if starts is not None else []
+    starts[:] = [_stretch_starts(q) for q in qids]
     ids = np.unique(np.concatenate([q[s] for q, s in zip(qids, starts)]))
     codes = [np.repeat(np.searchsorted(ids, q[s]).astype(np.int32), np.diff(np.r_[s, len(q)])) for q, s in zip(qids, starts)]
     return ids, codes                                  # (int32 codes: half the memory of a run-long column)
@@ -432,13 +433,12 @@ def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:
 
 def _descending(score, starts, counts)->bool:
     "Whether every query's scores (rows `starts[q]`, ... `counts[q]` of them, queries one after another) never rise: a pass in blocks."
-    new = np.zeros(0, np.int64)
+    new = np.unique(starts[counts > 0])                            # the rows where a query begins
     for a in range(0, max(len(score) - 1, 0), _BLOCK):
         b = min(a + _BLOCK, len(score) - 1)
         up = np.flatnonzero(score[a + 1:b + 1] > score[a:b]) + a + 1       # rows scoring above the row before
-        if len(up):
-            if not len(new): new = np.unique(starts[counts > 0])
-            if not np.isin(up, new).all(): return False           # a rise inside a query, not where the next one begins
+        if len(up) and not (new[np.minimum(np.searchsorted(new, up), len(new) - 1)] == up).all():
+            return False                                          # a rise inside a query, not where the next one begins
     return True
 
 def _first_row(score, lo, hi, below)->np.ndarray:
@@ -528,8 +528,8 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         _warn_dropped(b)
         return b
     qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
-    ids, (rq, qq) = _query_codes(run.qid, qrels.qid)
-    first = _stretch_starts(rq)
+    ids, (rq, qq) = _query_codes(run.qid, qrels.qid, starts=(stretches := []))
+    first = stretches[0]                                          # where each stretch of one query's rows begins
     counted = _COUNT_RANKS and ties in ('trec', 'double') and len(np.unique(rq[first])) == len(first)  # each query's rows together
     with ThreadPoolExecutor(2) as pool:          # numpy's sorts release the GIL: order and check on the other core
         ordering = None if counted else pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
