@@ -113,3 +113,36 @@ def test_trec_tie_order_agrees_with_pytrec_eval():
     for q in ours:
         assert ours[q]['recip_rank'] == pytest.approx(theirs[q]['recip_rank'], abs=1e-12), q
         assert ours[q]['P_5'] == pytest.approx(theirs[q]['P_5'], abs=1e-12), q
+
+def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
+    """Seeded runs of up to 300 documents per query (shuffled or descending, scores with 0-2 decimals, so many ties), judged
+    lightly or in depth (then counting would cost more than sorting, and the run is sorted), with blocks of 64 rows (every
+    blockwise pass and the split duplicate check) or the default: the same batch as the sorting path, from dicts and arrays."""
+    rng = np.random.default_rng(99)
+    for trial in range(48):
+        run, qrels = {}, {}
+        for q in range(int(rng.integers(1, 30))):
+            L = int(rng.integers(0, 300))
+            docs = [f'd{x}' for x in rng.choice(5000, L, replace=False)]
+            sc = np.round(rng.normal(0, 1, L), int(rng.integers(0, 3)))
+            if trial % 3 == 0:
+                o = np.argsort(-sc, kind='stable'); docs = [docs[i] for i in o]; sc = sc[o]
+            if L: run[f'q{q}'] = dict(zip(docs, map(float, sc)))
+            judged = (list(rng.choice(docs, min(int(rng.integers(0, 200)), L), replace=False)) if L else []) + \
+                     [f'x{i}' for i in range(int(rng.integers(0, 5)))]
+            if judged: qrels[f'q{q}'] = {d: int(g) for d, g in zip(judged, rng.integers(-1, 4, len(judged)))}
+        if not run or not qrels: continue
+        how = dict(ties=['trec', 'double'][trial % 2], depth=[None, 50][trial // 2 % 2], queries=['run', 'qrels'][trial // 4 % 2])
+        joins._BLOCK = 64 if trial % 2 else 1 << 18
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter('ignore', QueryMismatchWarning)
+                fast, arrays = join(qrels, run, **how), join(read_qrels(qrels), read_run(run), **how)
+                joins._COUNT_RANKS = False
+                try: general = join(qrels, run, **how)
+                finally: joins._COUNT_RANKS = True
+        finally: joins._BLOCK = 1 << 18
+        for b in (fast, arrays):
+            for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(b, f), getattr(general, f), err_msg=f)
+            np.testing.assert_array_equal(b.scores, general.scores)
+            np.testing.assert_array_equal(b.docnos(), general.docnos())
