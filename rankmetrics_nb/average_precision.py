@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, label_matrix, top_k,
-                                as_result, query_mean, safe_ratio, sum_in_rank_order, tie_groups)
+                                as_result, query_mean, safe_ratio, sum_in_rank_order, nonzero_cells, tie_groups)
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -21,7 +21,7 @@ DENOMINATORS = {
 # %% ../nbs/04_average_precision.ipynb #57150cb3
 def _hits(m:np.ndarray, rel:float)->tuple:
     "The cells with grade ≥ `rel` (row by row, in rank order), as their rows and 0-based ranks."
-    return np.divmod(np.flatnonzero(m >= rel), max(m.shape[1], 1))
+    return nonzero_cells(m >= rel)
 
 def _precision_sum(rows:np.ndarray, cols:np.ndarray, n:int)->np.ndarray:
     "Σ P@i · rel_i per row, from the hits (rows, 0-based ranks) of `n` rows: the precision at each hit — hits so far over its rank — added in rank order."

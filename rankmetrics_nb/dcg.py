@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
 from .kit import (EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real,
-                                tie_groups, sum_in_rank_order)
+                                tie_groups, sum_in_rank_order, nonzero_cells)
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'gain_values', 'discount_weights',
@@ -107,7 +107,7 @@ def _gain_cells(m:np.ndarray, # grades (queries × ranks), NaN where there is no
     can = m > 0 if isinstance(gain, str) else ~np.isnan(m)          # a named gain of a grade ≤ 0 is 0
     can &= judged
     if rel is not None: can &= m >= rel
-    rows, cols = np.divmod(np.flatnonzero(can), max(m.shape[1], 1))
+    rows, cols = nonzero_cells(can)
     G = _gain_values(m[rows, cols], gain) if len(rows) else np.zeros(0)
     bad = ~np.isfinite(G)
     if bad.any():

@@ -483,8 +483,7 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     run_of[rq_u] = np.arange(len(rq_u))                          # each query code's dict in `inner`, -1 for none
     per_query = np.zeros(len(ids), np.int64)
     per_query[rq_u] = counts
-    in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
-    keep = in_qrels & in_run if queries == 'run' else in_qrels
+    in_qrels, keep = _kept(per_query, qq, len(ids), queries)
     hit, found = _found_scores(inner, run_of[qq], docs)
     j = np.flatnonzero(hit)                                      # the judgements the run retrieves
     starts = np.cumsum(counts) - counts
@@ -493,8 +492,7 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     if rank is None: return None                                  # ranking by counting would cost more than sorting
     def ranking():                                               # the general path's ranking, on first use
         r = read_run(run)
-        rq = np.searchsorted(ids, r.qid)
-        return _laid_out(*TIE_POLICIES[ties](rq, r.score, r.docno, None), rq, per_query, keep, ties, depth, r)
+        return _sorted_ranking(r, np.searchsorted(ids, r.qid), per_query, keep, ties, depth)
     return _counted_batch(qq[j], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
@@ -539,8 +537,7 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         if qk is qq: _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
         hit, j = _matched(rk, run.docno, hr, qk, qrels.docno, hq)
         per_query = np.bincount(rq, minlength=len(ids))
-        in_run, in_qrels = per_query > 0, np.bincount(qq, minlength=len(ids)) > 0
-        keep = in_qrels & in_run if queries == 'run' else in_qrels
+        in_qrels, keep = _kept(per_query, qq, len(ids), queries)
         if counted: b = _counted_run_batch(run, rq, first, hit, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
         later = _duplicate_pair(rq[cut:], run.docno[cut:], hr[cut:]) if cut < len(rq) else None    # ... and the rest, here
         distinct.result()                                         # (a repeat before `cut` comes first in the file)
@@ -548,8 +545,8 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     if counted and b is not None:
         _warn_dropped(b)
         return b
-    order, tied = ordering.result() if ordering is not None else TIE_POLICIES[ties](rq, run.score, run.docno, run.rank)
-    ranking = _laid_out(order, tied, rq, per_query, keep, ties, depth, run)
+    ranking = (_laid_out(*ordering.result(), rq, per_query, keep, ties, depth, run) if ordering is not None
+               else _sorted_ranking(run, rq, per_query, keep, ties, depth))   # counting would have cost more than sorting
     judge = np.full(len(rq), -1, np.int32)
     judge[hit] = j
     j = judge[ranking.order]
@@ -569,9 +566,18 @@ def _counted_run_batch(run, rq, first, jr, j, ties, ids, qq, qrels, per_query, k
     rank = _judged_ranks(run.score, starts, per_query, rq[jr], run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
                          np.float32 if ties == 'trec' else np.float64)
     if rank is None: return None                                  # ranking by counting would cost more than sorting
-    ranking = lambda: _laid_out(*TIE_POLICIES[ties](rq, run.score, run.docno, None), rq, per_query, keep, ties, depth, run)
+    ranking = lambda: _sorted_ranking(run, rq, per_query, keep, ties, depth)
     return _counted_batch(rq[jr], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
+
+def _kept(per_query, qq, n:int, queries:str)->tuple:
+    "(which of the `n` query codes the qrels judge, which are the batch's rows): the queries in both (\"run\") or every qrels query (\"qrels\")."
+    in_qrels = np.bincount(qq, minlength=n) > 0
+    return in_qrels, in_qrels & (per_query > 0) if queries == 'run' else in_qrels
+
+def _sorted_ranking(run, rq, per_query, keep, ties, depth)->Ranking:
+    "The kept rows of `run` (query codes `rq`) sorted under the tie policy and laid out: what a deferred ranking builds on first use."
+    return _laid_out(*TIE_POLICIES[ties](rq, run.score, run.docno, run.rank), rq, per_query, keep, ties, depth, run)
 
 def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
     "The ranking of the kept queries' rows (`order`, `tied` from the tie policy), cut at `depth`, and each row's cell."

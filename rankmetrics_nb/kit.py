@@ -11,7 +11,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups',
            'tie_groups', 'refuse_expected', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k',
-           'check_rel', 'label_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio',
+           'check_rel', 'label_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
            'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
@@ -353,6 +353,11 @@ def safe_ratio(num, # numerators
     num, den = np.broadcast_arrays(np.asarray(num, np.float64), np.asarray(den, np.float64))
     return np.divide(num, den, out=np.full(num.shape, fill), where=den != 0)
 
+def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
+                 )->tuple:
+    "The True cells of `mask`, row by row in rank order, as (rows, ranks from 0): the cells a sparse sum adds."
+    return np.divmod(np.flatnonzero(mask), max(mask.shape[1], 1))
+
 def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, the values of its nonzero cells, row by row in rank order
                       rows:np.ndarray=None, # each listed value's row (ascending), when `x` lists cells; the cells not listed hold 0
                       n:int=None, # the number of rows, when `x` lists cells
@@ -361,7 +366,7 @@ def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, 
     if rows is not None: return np.bincount(rows, weights=np.asarray(x, np.float64), minlength=n).astype(np.float64)   # adds in input order
     x = np.asarray(x)
     if x.dtype != np.float64 or not x.shape[1]: return np.cumsum(x, axis=1)[:, -1] if x.shape[1] else np.zeros(len(x))
-    rows, cols = np.divmod(np.flatnonzero(x != 0), x.shape[1])     # NaN ≠ 0: NaN cells are added (and the sum is NaN)
+    rows, cols = nonzero_cells(x != 0)                              # NaN ≠ 0: NaN cells are added (and the sum is NaN)
     s = np.bincount(rows, weights=x[rows, cols], minlength=len(x)).astype(np.float64)   # (no cells: integer zeros)
     neg = np.flatnonzero((s == 0) & np.signbit(x[:, 0]))             # a row of -0.0 alone adds up to -0.0
     if len(neg): s[neg[np.signbit(x[neg]).all(axis=1)]] = -0.0
