@@ -19,6 +19,10 @@ from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 __all__ = ['TIE_POLICIES', 'PreparedQrels', 'prepare_qrels', 'join', 'join_subtopics']
 
 # %% ../nbs/00c_joins.ipynb #f0cceed2
+_BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temporaries stay small and reused
+# (2 MB for 8-byte values: numpy asks the kernel for huge pages for arrays of 4 MB or more, and a fresh process
+# pays for every such temporary in page faults; below that size the allocator hands the same memory back)
+
 def _stretch_starts(a:np.ndarray)->np.ndarray:
     "Indices where a new stretch of equal consecutive values begins."
     if len(a) == 0: return np.zeros(0, np.int64)
@@ -28,13 +32,35 @@ def _stretch_starts(a:np.ndarray)->np.ndarray:
     else: change = a[1:] != a[:-1]
     return np.r_[0, np.flatnonzero(change) + 1]
 
-def _query_codes(*qids, starts:list=None):
-    "The sorted distinct ids of all `qids` arrays, and each array's rows as indices into them (a list `starts` receives each array's stretch starts)."
-    starts = starts if starts is not None else []
-    starts[:] = [_stretch_starts(q) for q in qids]
-    ids = np.unique(np.concatenate([q[s] for q, s in zip(qids, starts)]))
-    codes = [np.repeat(np.searchsorted(ids, q[s]).astype(np.int32), np.diff(np.r_[s, len(q)])) for q, s in zip(qids, starts)]
-    return ids, codes                                  # (int32 codes: half the memory of a run-long column)
+def _stretches(a:np.ndarray)->np.ndarray:
+    "`_stretch_starts` of a long array, found block by block (no temporary as long as the array)."
+    parts = [np.zeros(min(len(a), 1), np.int64)]
+    for lo in range(1, len(a), _BLOCK): parts.append(_stretch_starts(a[lo - 1:lo + _BLOCK])[1:] + (lo - 1))
+    return np.concatenate(parts)
+
+def _distinct(a:np.ndarray)->np.ndarray:
+    "The sorted distinct values of `a`, by one sort (`np.unique` would import `numpy.ma` on its first call, 10 ms)."
+    s = np.sort(a)
+    return s[np.r_[True, s[1:] != s[:-1]]] if len(s) else s
+
+def _query_stretches(*qids)->tuple:
+    "The sorted distinct ids of all `qids` arrays, and for each array (the rows where a stretch of one id begins, its index into them)."
+    firsts = [_stretches(q) for q in qids]
+    ids = _distinct(np.concatenate([q[f] for q, f in zip(qids, firsts)]))
+    return ids, [(f, np.searchsorted(ids, q[f]).astype(np.int32)) for q, f in zip(qids, firsts)]
+
+def _spread(first:np.ndarray, code:np.ndarray, n:int)->np.ndarray:
+    "The code of each of `n` rows, from stretches beginning at rows `first` with codes `code`."
+    return np.repeat(code, np.diff(np.r_[first, n]))
+
+def _code_at(first:np.ndarray, code:np.ndarray, rows:np.ndarray)->np.ndarray:
+    "The code of each of `rows`, from stretches beginning at rows `first` with codes `code`."
+    return code[np.searchsorted(first, rows, 'right') - 1]
+
+def _query_codes(*qids)->tuple:
+    "The sorted distinct ids of all `qids` arrays, and each array's rows as indices into them (int32: half the memory of a run-long column)."
+    ids, stretches = _query_stretches(*qids)
+    return ids, [_spread(f, c, len(q)) for q, (f, c) in zip(qids, stretches)]
 
 def _doc_words(docno:np.ndarray, n_words:int, ordered:bool=True)->np.ndarray:
     "Document ids as `n_words` uint64 words each (rows): big-endian, ordered like the ids, or (`ordered=False`) as stored, for hashing."
@@ -45,10 +71,6 @@ def _n_words(*docnos)->int: return max(-(-d.dtype.itemsize // 8) for d in docnos
 
 # %% ../nbs/00c_joins.ipynb #024c2d84
 _M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
-
-_BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temporaries stay small and reused
-# (2 MB for 8-byte values: numpy asks the kernel for huge pages for arrays of 4 MB or more, and a fresh process
-# pays for every such temporary in page faults; below that size the allocator hands the same memory back)
 
 def _pair_hash(qcode:np.ndarray, docno:np.ndarray, n_words:int)->np.ndarray:
     "One 64-bit hash per (query code, document id as `n_words` words) row, computed block by block (the words too)."
@@ -79,52 +101,72 @@ def _first_repeat(o:np.ndarray, same:np.ndarray):
     later = np.flatnonzero(same)[np.argmin(o[1:][same])]
     return int(o[later]), int(o[later + 1])
 
-def _shared_slots(h:np.ndarray, qcode:np.ndarray, shift:int, table:np.ndarray, block:int=1 << 17)->np.ndarray:
-    """Which rows share their slot with another row. Rows must come query by query; a block of them (ending where a query
-    ends) uses all of `table`, each query in it 4096 slots, picked by 12 bits of the hash from bit `shift`."""
-    n = len(h)
-    ends = np.flatnonzero(qcode[1:] != qcode[:-1]) + 1
-    at = np.searchsorted(ends, np.arange(block, n, block))
-    cuts = np.unique(np.r_[0, ends[at[at < len(ends)]], n])
-    shared = np.empty(n, bool)
-    for a, b in zip(cuts[:-1], cuts[1:]):
-        q, slot = qcode[a:b], np.zeros(b - a, np.intp)
-        np.cumsum(q[1:] != q[:-1], out=slot[1:])      # the query's number in the block picks its 4096 slots
-        slot &= 511; slot <<= 12
-        slot |= ((h[a:b] >> np.uint64(shift)) & np.uint64(4095)).astype(np.intp)
-        me = np.arange(b - a, dtype=np.int32)
-        table[slot] = me                              # one row wins each slot ...
-        owner = table[slot]
-        lost = owner != me                            # ... the others lost it,
-        lost[owner[lost]] = True                      # and the winners of shared slots count too
-        shared[a:b] = lost
-    return shared
+def _slot_table(rows:int)->np.ndarray:
+    "A slot table for blocks of about `rows` rows: 8 slots a row, 4096 to 2 million."
+    return np.empty(1 << min(21, max(12, (8 * rows - 1).bit_length())), np.int32)
 
-def _grouped(qcode:np.ndarray)->bool:
-    "Whether each query's rows are together (one stretch per query)."
-    starts = _stretch_starts(qcode)
-    return len(np.unique(qcode[starts])) == len(starts)
+def _shared_slots(h:np.ndarray, lens:np.ndarray, shift:int, table:np.ndarray)->np.ndarray:
+    """Which rows share their slot with another row. The rows come query by query, `lens[i]` rows of query i; each query
+    gets a region of `table` (4096 slots, more for a long query; regions are reused when the queries outnumber them), and
+    each row the slot in it picked by the hash's bits from bit `shift`."""
+    bits = min(max(12, int(lens.max(initial=1)).bit_length() + 2), len(table).bit_length() - 1)
+    slot = np.repeat((np.arange(len(lens)) % (len(table) >> bits)) << bits, lens)
+    slot |= ((h >> np.uint64(shift) if shift else h) & np.uint64((1 << bits) - 1)).view(np.intp)
+    me = np.arange(len(h), dtype=np.int32)
+    table[slot] = me                                  # one row wins each slot ...
+    owner = table[slot]
+    lost = owner != me                                # ... the others lost it,
+    lost[owner[lost]] = True                          # and the winners of shared slots count too
+    return lost
+
+def _repeat_candidates(h:np.ndarray, lens:np.ndarray, table:np.ndarray)->np.ndarray:
+    """The rows of a block (query by query, `lens` rows each) that share their slot in every round, each round with other
+    bits of the hash: a repeated pair always does. Rounds stop when few rows are left."""
+    rows = np.flatnonzero(_shared_slots(h, lens, 0, table))
+    for shift in (12, 24, 36, 48):
+        if len(rows) < 2 or len(rows) * 256 < len(h): break
+        per_query = np.bincount(np.searchsorted(np.cumsum(lens), rows, 'right'), minlength=len(lens))
+        rows = rows[_shared_slots(h[rows], per_query, shift, table)]
+    return rows
+
+def _sorted_candidates(h:np.ndarray)->np.ndarray:
+    "The rows whose hash's top 32 bits another row's hash shares, found by a sort: the candidates when queries' rows are not together."
+    top = (h >> np.uint64(32)).astype(np.uint32)
+    s = np.sort(top)
+    repeated = s[1:][s[1:] == s[:-1]]
+    if not len(repeated): return np.zeros(0, np.int64)
+    size = 1 << max(20, (256 * len(repeated)).bit_length())
+    seen = np.zeros(size, bool)
+    seen[(repeated & np.uint32(size - 1)).astype(np.intp)] = True
+    return np.flatnonzero(seen[(top & np.uint32(size - 1)).astype(np.intp)])
+
+def _grouped(first:np.ndarray, code:np.ndarray)->bool:
+    "Whether each query's rows are together: the stretches beginning at rows `first` have distinct codes `code`."
+    return len(_distinct(code)) == len(first)
+
+def _blocks(first:np.ndarray, n:int, lo:int, hi:int)->list:
+    """Blocks of whole stretches lo, ... hi - 1 (stretch i begins at row `first[i]`; `n` rows in all), about `_BLOCK`
+    rows each: (first stretch, end stretch, first row, end row) of each."""
+    if lo >= hi: return []
+    row = lambda s: int(first[s]) if s < len(first) else n
+    cuts = _distinct(np.r_[lo, np.searchsorted(first, np.arange(row(lo) + _BLOCK, row(hi), _BLOCK)), hi])
+    return [(int(sa), int(sb), row(sa), row(sb)) for sa, sb in zip(cuts[:-1], cuts[1:])]
 
 # %% ../nbs/00c_joins.ipynb #f7b109c3
 def _duplicate_pair(qcode, docno, h):
     "The rows of the first (query, document) pair that occurs twice, or None."
-    if len(h) < 2: return None
-    if _grouped(qcode):                               # rounds of slot tables, each with other bits of the hash
-        table = np.empty(1 << 21, np.int32)
-        rows = np.flatnonzero(_shared_slots(h, qcode, 0, table))
-        for shift in (12, 24, 36, 48):
-            if len(rows) < 2 or len(rows) * 256 < len(h): break
-            rows = rows[_shared_slots(h[rows], qcode[rows], shift, table)]
-    else:                                             # rows whose hash's top 32 bits repeat, by a sort
-        top = (h >> np.uint64(32)).astype(np.uint32)
-        s = np.sort(top)
-        repeated = s[1:][s[1:] == s[:-1]]
-        size = 1 << max(20, (256 * len(repeated)).bit_length())
-        seen = np.zeros(size, bool)
-        seen[(repeated & np.uint32(size - 1)).astype(np.intp)] = True
-        rows = np.flatnonzero(seen[(top & np.uint32(size - 1)).astype(np.intp)]) if len(repeated) else np.zeros(0, np.int64)
+    first = _stretches(qcode)
+    if _grouped(first, qcode[first]):                 # rounds of slot tables, block by block
+        table = _slot_table(min(len(h), _BLOCK))
+        rows = np.concatenate([_repeat_candidates(h[a:b], np.diff(np.r_[first[sa:sb], b]), table) + a
+                               for sa, sb, a, b in _blocks(first, len(h), 0, len(first))] or [np.zeros(0, np.int64)])
+    else: rows = _sorted_candidates(h)
+    return _repeat_among(rows, qcode[rows], docno)
+
+def _repeat_among(rows:np.ndarray, codes:np.ndarray, docno:np.ndarray):
+    "The first repeated (query, document) pair among the candidate `rows` (query codes `codes`), compared exactly: its two rows, or None."
     if len(rows) < 2: return None
-    pair = _duplicate_pair_exact(qcode[rows], docno[rows])
+    pair = _duplicate_pair_exact(codes, docno[rows])
     return None if pair is None else (int(rows[pair[0]]), int(rows[pair[1]]))
 
 def _exact_order(qcode, docno, *minor):
@@ -137,29 +179,47 @@ def _duplicate_pair_exact(qcode, docno):
     return _first_repeat(o, _same_pair(qcode[o][1:], docno[o][1:], qcode[o][:-1], docno[o][:-1]))
 
 # %% ../nbs/00c_joins.ipynb #9e07e6dc
+class _Matcher:
+    "Finds run pairs among the judged ones by hash: a bitmap filter, then a binary search in the qrels' sorted hashes `hq`."
+    def __init__(self, hq:np.ndarray):
+        self.order = np.argsort(hq)
+        self.sorted = hq[self.order]
+        self.clash = bool((self.sorted[1:] == self.sorted[:-1]).any())       # distinct qrels pairs share a hash
+        size = 1 << max(16, (64 * len(hq) - 1).bit_length())
+        self.low, self.seen = np.uint64(size - 1), np.zeros(size, bool)
+        self.seen[(hq & self.low).astype(np.intp)] = True
+    def __call__(self, h:np.ndarray)->tuple:
+        "(the rows of `h` whose hash a judgement has, that judgement's row)."
+        cand = np.flatnonzero(self.seen[(h & self.low).view(np.intp)])      # judged rows, and ~1.5 % others
+        pos = np.minimum(np.searchsorted(self.sorted, h[cand]), max(len(self.sorted) - 1, 0))
+        found = self.sorted[pos] == h[cand]
+        return cand[found], self.order[pos[found]]
+
+def _match_blocks(match:_Matcher, h:np.ndarray)->tuple:
+    "`match` over the hashes `h` block by block: (the rows found, ascending; their qrels rows)."
+    hit, j = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for a in range(0, len(h), _BLOCK):
+        x, y = match(h[a:a + _BLOCK])
+        hit.append(x + a); j.append(y)
+    return np.concatenate(hit), np.concatenate(j)
+
+def _confirmed(match:_Matcher, hit, j, hit_code, rd, qq, qd, exact)->tuple:
+    "`(hit, j)` when every match by hash holds for the pairs themselves (run rows `hit`, query codes `hit_code`); else `exact()`."
+    if match.clash or not _same_pair(hit_code, rd[hit], qq[j], qd[j]).all(): return exact()
+    return hit, j
+
+def _matched(rq, rd, hr, qq, qd, hq)->tuple:
+    "(the run rows that are judged, ascending; the qrels row judging each): run rows have codes `rq`, ids `rd`, hashes `hr`."
+    match = _Matcher(hq)
+    hit, j = _match_blocks(match, hr)
+    return _confirmed(match, hit, j, rq[hit], rd, qq, qd, lambda: _pairs(_match_exact(rq, rd, qq, qd)))
+
 def _match(rq, rd, hr, qq, qd, hq)->np.ndarray:
     "For each run row (codes `rq`, ids `rd`, hashes `hr`), the qrels row judging the same pair, or -1."
     hit, j = _matched(rq, rd, hr, qq, qd, hq)
     out = np.full(len(rq), -1, np.int32)
     out[hit] = j
     return out
-
-def _matched(rq, rd, hr, qq, qd, hq)->tuple:
-    "(the run rows that are judged, ascending; the qrels row judging each), as `_match` finds them."
-    o = np.argsort(hq)
-    hs = hq[o]
-    if (hs[1:] == hs[:-1]).any(): return _pairs(_match_exact(rq, rd, qq, qd))   # distinct qrels pairs share a hash
-    size = 1 << max(16, (64 * len(hq) - 1).bit_length())
-    low = np.uint64(size - 1)
-    seen = np.zeros(size, bool)
-    seen[(hq & low).astype(np.intp)] = True
-    cand = np.concatenate([np.flatnonzero(seen[(hr[a:a + _BLOCK] & low).view(np.intp)]) + a    # judged rows, and ~1.5 % others
-                           for a in range(0, len(hr), _BLOCK)] or [np.zeros(0, np.int64)])
-    pos = np.minimum(np.searchsorted(hs, hr[cand]), len(hs) - 1)
-    found = hs[pos] == hr[cand]
-    hit, j = cand[found], o[pos[found]]
-    if not _same_pair(rq[hit], rd[hit], qq[j], qd[j]).all(): return _pairs(_match_exact(rq, rd, qq, qd))
-    return hit, j
 
 def _pairs(judge:np.ndarray)->tuple:
     hit = np.flatnonzero(judge >= 0)
@@ -176,6 +236,26 @@ def _match_exact(rq, rd, qq, qd)->np.ndarray:
     out = np.full(len(rq), -1, np.int32)
     out[o[ok] - n] = src[ok]
     return out
+
+def _scan(first, key, docno, n_words:int, match:_Matcher, lo:int, hi:int)->tuple:
+    """Stretches lo, ... hi - 1 of a run whose queries' rows are together (stretch i begins at row `first[i]`, its query's
+    key is `key[i]`), block by block: hash each (query, document) pair, `match` it and keep the rows that may repeat a pair.
+    (The judged rows, their qrels rows, the candidate rows), ascending. No temporary is longer than a block."""
+    out, table = ([np.zeros(0, np.int64)], [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]), _slot_table(_BLOCK)
+    for sa, sb, a, b in _blocks(first, len(docno), lo, hi):
+        lens = np.diff(np.r_[first[sa:sb], b])
+        h = _hash_block(np.repeat(key[sa:sb], lens), _doc_words(docno[a:b], n_words, ordered=False))
+        hit, j = match(h)
+        out[0].append(hit + a); out[1].append(j); out[2].append(_repeat_candidates(h, lens, table) + a)
+    return tuple(np.concatenate(x) for x in out)
+
+def _scan_run(first, key, docno, n_words:int, match:_Matcher, pool=None)->tuple:
+    "`_scan` of every stretch; a long run's second half on the thread `pool`."
+    n, s = len(docno), len(first)
+    mid = min(max(int(np.searchsorted(first, n // 2)), 1), s) if pool is not None and n > 8 * _BLOCK else s
+    later = pool.submit(_scan, first, key, docno, n_words, match, mid, s) if mid < s else None
+    parts = [_scan(first, key, docno, n_words, match, 0, mid)] + ([later.result()] if later is not None else [])
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
 
 # %% ../nbs/00c_joins.ipynb #1b582554
 def _descending_key(score:np.ndarray, bits:int=32)->np.ndarray:
@@ -194,7 +274,7 @@ def _presorted(qcode:np.ndarray, key:np.ndarray):
     new = qcode[1:] != qcode[:-1]
     if not (new | (key[1:] >= key[:-1])).all(): return None
     starts = np.r_[0, np.flatnonzero(new) + 1]
-    return starts if len(np.unique(qcode[starts])) == len(starts) else None   # else a query has two stretches
+    return starts if len(_distinct(qcode[starts])) == len(starts) else None   # else a query has two stretches
 
 # %% ../nbs/00c_joins.ipynb #964d4589
 def _by_code(qcode:np.ndarray, starts:np.ndarray, key:np.ndarray):
@@ -241,7 +321,7 @@ def _stretch_sort(words:np.ndarray, first:np.ndarray, size:np.ndarray)->np.ndarr
     words) descending, every stretch staying in place. Stretches of one length are sorted together, as the rows of one
     matrix: a loop over the distinct lengths (a few hundred at most), and no sort longer than a stretch."""
     out = np.arange(len(words))
-    for L in np.unique(size):
+    for L in _distinct(size):
         at = first[size == L][:, None] + np.arange(L)            # (stretches × L) row numbers
         perm = np.broadcast_to(np.arange(L), at.shape)
         for k in range(words.shape[1] - 1, -1, -1):              # least significant word first, each sort stable
@@ -318,16 +398,17 @@ def prepare_qrels(qrels, # judgements: a TREC qrels file, a `{qid: {docno: grade
     if isinstance(qrels, PreparedQrels) and (qrels.subtopic is not None or not subtopics): return qrels
     return PreparedQrels(read_qrels(qrels, columns=columns, subtopics=subtopics))
 
-def _pair_keys(run:Run, rq:np.ndarray, qrels:Qrels, qq:np.ndarray, ids:np.ndarray)->tuple:
-    "(query key of each run row, hash of each run pair, the same two for the qrels rows): prepared qrels keep theirs."
+def _keys(run:Run, ids:np.ndarray, qrels:Qrels, qq:np.ndarray)->tuple:
+    """(the key of each query code in `ids`, the id width hashed in words, the qrels rows' keys and pair hashes): the
+    codes themselves, and the qrels hashed and checked here; prepared qrels (`prepare_qrels`) keep their own."""
     if isinstance(qrels, PreparedQrels) and qrels.hash is not None:
         at = np.minimum(np.searchsorted(qrels.ids, ids), max(len(qrels.ids) - 1, 0))
         found = qrels.ids[at] == ids if len(qrels.ids) else np.zeros(len(ids), bool)
-        rk = np.where(found, at, len(qrels.ids) + np.arange(len(ids)))[rq]     # unjudged queries: keys no judgement has
-        return rk, _pair_hash(rk, run.docno, qrels.n_words), qrels.code, qrels.hash
+        return np.where(found, at, len(qrels.ids) + np.arange(len(ids))), qrels.n_words, qrels.code, qrels.hash  # unjudged queries: keys no judgement has
     nw = _n_words(run.docno, qrels.docno)
-    hr, hq = (_pair_hash(c, d, nw) for c, d in ((rq, run.docno), (qq, qrels.docno)))
-    return rq, hr, qq, hq
+    hq = _pair_hash(qq, qrels.docno, nw)
+    _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
+    return np.arange(len(ids)), nw, qq, hq
 
 # %% ../nbs/00c_joins.ipynb #9edba6b2
 def _positions(sorted_codes:np.ndarray)->np.ndarray:
@@ -346,9 +427,12 @@ def _ideal_matrix(row:np.ndarray, rel:np.ndarray, n_rows:int)->np.ndarray:
 def _check_distinct(qcode, docno, h, ids, source, layout):
     "Raise `EvalInputError` naming the first document listed twice for one query (both lines for a file)."
     pair = _duplicate_pair(qcode, docno, h)
-    if pair is None: return
+    if pair is not None: _raise_repeat(pair, docno, qcode[pair[1]], ids, source, layout)
+
+def _raise_repeat(pair:tuple, docno, code:int, ids, source, layout:str):
+    "Raise `EvalInputError` naming the pair repeated at rows `pair` (first, second), of query code `code` (both lines for a file)."
     first, second = pair
-    why = f"document {id_at(docno, second)!r} appears twice for query {id_at(ids, qcode[second])!r}"
+    why = f"document {id_at(docno, second)!r} appears twice for query {id_at(ids, code)!r}"
     if not os.path.isfile(source): raise EvalInputError(f"{layout} {source}: {why}")
     (first_no, _), (no, text) = data_row_lines(source, [first, second])
     raise EvalInputError(f"{source}, line {no}: {why} (first at line {first_no}): {text!r}")
@@ -382,7 +466,7 @@ def _dict_run(run)->tuple|None:
         counts = np.fromiter(map(len, inner), np.int64, len(inner))
         score = np.concatenate(list(map(np.fromiter, map(dict.values, inner), repeat(np.float64), counts)))
     except (TypeError, ValueError, OverflowError, EvalInputError): return None
-    if not counts.sum() or not np.isfinite(score).all() or len(np.unique(qids)) < len(qids): return None
+    if not counts.sum() or not np.isfinite(score).all() or len(_distinct(qids)) < len(qids): return None
     return qids, counts, score, inner
 
 # %% ../nbs/00c_joins.ipynb #82941dc8
@@ -396,7 +480,7 @@ def _found_scores(inner:list, at:np.ndarray, docs:list)->tuple:
 
 def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.ndarray:
     "The document ids (bytes) at flat positions `rows` of the run dicts `inner`, row `i` in query `q[i]` (which starts at `starts[q[i]]`)."
-    used = np.unique(q)
+    used = _distinct(q)
     sizes = np.fromiter(map(len, map(inner.__getitem__, used.tolist())), np.int64, len(used))
     first = np.zeros(len(inner), np.int64)
     first[used] = np.cumsum(sizes) - sizes                       # where each used query's ids begin in `keys`
@@ -412,7 +496,7 @@ def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block
     vectorised pass."""
     lens = counts[jq]
     ends = np.cumsum(lens)
-    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
+    cuts = _distinct(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
     rank, tie_j, tie_i = np.zeros(len(jq), np.int64), [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
     for a, b in zip(cuts[:-1], cuts[1:]):
         L = lens[a:b]
@@ -433,7 +517,7 @@ def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:
 
 def _descending(score, starts, counts)->bool:
     "Whether every query's scores (rows `starts[q]`, ... `counts[q]` of them, queries one after another) never rise: a pass in blocks."
-    new = np.unique(starts[counts > 0])                            # the rows where a query begins
+    new = _distinct(starts[counts > 0])                            # the rows where a query begins
     for a in range(0, max(len(score) - 1, 0), _BLOCK):
         b = min(a + _BLOCK, len(score) - 1)
         up = np.flatnonzero(score[a + 1:b + 1] > score[a:b]) + a + 1       # rows scoring above the row before
@@ -526,28 +610,33 @@ def join(qrels, # judgements: anything `read_qrels` accepts
         _warn_dropped(b)
         return b
     qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
-    ids, (rq, qq) = _query_codes(run.qid, qrels.qid, starts=(stretches := []))
-    first = stretches[0]                                          # where each stretch of one query's rows begins
-    counted = _COUNT_RANKS and ties in ('trec', 'double') and len(np.unique(rq[first])) == len(first)  # each query's rows together
-    with ThreadPoolExecutor(2) as pool:          # numpy's sorts release the GIL: order and check on the other core
+    ids, ((first, code), (qfirst, qcode)) = _query_stretches(run.qid, qrels.qid)   # stretches of one query's rows
+    n, qq = len(run), _spread(qfirst, qcode, len(qrels))
+    grouped = _grouped(first, code)                               # each query's rows together, as in run files
+    counted = _COUNT_RANKS and ties in ('trec', 'double') and grouped
+    rq = None if counted else _spread(first, code, n)             # every row's query code, for the sort
+    with ThreadPoolExecutor(2) as pool:          # numpy releases the GIL: order, hash, match and check on both cores
         ordering = None if counted else pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
-        rk, hr, qk, hq = _pair_keys(run, rq, qrels, qq, ids)    # prepared qrels (`prepare_qrels`) were keyed and checked once
-        cut = int(first[np.searchsorted(first, len(rq) * 3 // 5)]) if counted and len(rq) > 8 * _BLOCK else len(rq)  # a query's first row
-        distinct = pool.submit(_check_distinct, rq[:cut], run.docno[:cut], hr[:cut], ids, run.source, 'run')  # the rows before `cut` ...
-        if qk is qq: _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
-        hit, j = _matched(rk, run.docno, hr, qk, qrels.docno, hq)
-        per_query = np.bincount(rq, minlength=len(ids))
+        keymap, nw, qk, hq = _keys(run, ids, qrels, qq)
+        match, key = _Matcher(hq), keymap[code]                   # each stretch's query key
+        if grouped: hit, j, maybe = _scan_run(first, key, run.docno, nw, match, pool)
+        else:
+            h = _pair_hash(keymap[rq], run.docno, nw)
+            (hit, j), maybe = _match_blocks(match, h), _sorted_candidates(h)
+        pair = _repeat_among(maybe, _code_at(first, key, maybe), run.docno)
+        if pair is not None: _raise_repeat(pair, run.docno, _code_at(first, code, pair[1]), ids, run.source, 'run')
+        hit, j = _confirmed(match, hit, j, _code_at(first, key, hit), run.docno, qk, qrels.docno,
+                            lambda: _pairs(_match_exact(_spread(first, key, n), run.docno, qk, qrels.docno)))
+        per_query = np.bincount(code, np.diff(np.r_[first, n]), minlength=len(ids)).astype(np.int64)   # (a query may have several stretches)
         in_qrels, keep = _kept(per_query, qq, len(ids), queries)
-        if counted: b = _counted_run_batch(run, rq, first, hit, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
-        later = _duplicate_pair(rq[cut:], run.docno[cut:], hr[cut:]) if cut < len(rq) else None    # ... and the rest, here
-        distinct.result()                                         # (a repeat before `cut` comes first in the file)
-        if later is not None: _check_distinct(rq, run.docno, hr, ids, run.source, 'run')   # names the first repeat
+        if counted: b = _counted_run_batch(run, first, code, hit, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)
     if counted and b is not None:
         _warn_dropped(b)
         return b
+    rq = _spread(first, code, n) if rq is None else rq
     ranking = (_laid_out(*ordering.result(), rq, per_query, keep, ties, depth, run) if ordering is not None
                else _sorted_ranking(run, rq, per_query, keep, ties, depth))   # counting would have cost more than sorting
-    judge = np.full(len(rq), -1, np.int32)
+    judge = np.full(n, -1, np.int32)
     judge[hit] = j
     j = judge[ranking.order]
     grade = np.zeros(len(j))
@@ -559,15 +648,16 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     _warn_dropped(b)
     return b
 
-def _counted_run_batch(run, rq, first, jr, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)->Batch:
-    "The batch of a run whose queries' rows are together (stretches beginning at `first`), its judged rows `jr` (qrels rows `j`) ranked by counting."
+def _counted_run_batch(run, first, code, jr, j, ties, ids, qq, qrels, per_query, keep, in_qrels, rel, depth, queries)->Batch:
+    "The batch of a run whose queries' rows are together (stretches beginning at rows `first`, query codes `code`), its judged rows `jr` (qrels rows `j`) ranked by counting."
     starts = np.zeros(len(ids), np.int64)
-    starts[rq[first]] = first
-    rank = _judged_ranks(run.score, starts, per_query, rq[jr], run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
+    starts[code] = first
+    jq = _code_at(first, code, jr)
+    rank = _judged_ranks(run.score, starts, per_query, jq, run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
                          np.float32 if ties == 'trec' else np.float64)
     if rank is None: return None                                  # ranking by counting would cost more than sorting
-    ranking = lambda: _sorted_ranking(run, rq, per_query, keep, ties, depth)
-    return _counted_batch(rq[jr], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+    ranking = lambda: _sorted_ranking(run, _spread(first, code, len(run)), per_query, keep, ties, depth)
+    return _counted_batch(jq, rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
 def _kept(per_query, qq, n:int, queries:str)->tuple:
