@@ -386,8 +386,7 @@ class PreparedQrels(Qrels):
         if q.subtopic is not None: return                 # diversity judgements: `join_subtopics` reads them as they are
         self.ids, (self.code,) = _query_codes(q.qid)
         self.n_words = _n_words(q.docno)
-        self.hash = _pair_hash(self.code, q.docno, self.n_words)
-        _check_distinct(self.code, q.docno, self.hash, self.ids, q.source, 'qrels')
+        self.hash = _checked_hash(q, self.code, self.ids, self.n_words)
     def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
 
 def prepare_qrels(qrels, # judgements: a TREC qrels file, a `{qid: {docno: grade}}` dict, a DataFrame, a `Qrels`
@@ -398,17 +397,25 @@ def prepare_qrels(qrels, # judgements: a TREC qrels file, a `{qid: {docno: grade
     if isinstance(qrels, PreparedQrels) and (qrels.subtopic is not None or not subtopics): return qrels
     return PreparedQrels(read_qrels(qrels, columns=columns, subtopics=subtopics))
 
+def _prepared(qrels:Qrels)->bool:
+    "Whether `qrels` were keyed, hashed and checked once by `prepare_qrels` (diversity judgements are not)."
+    return isinstance(qrels, PreparedQrels) and qrels.hash is not None
+
+def _checked_hash(qrels:Qrels, qq:np.ndarray, ids:np.ndarray, n_words:int)->np.ndarray:
+    "The hash of each judged (query code `qq`, document) pair, ids hashed as `n_words` words, once a pair judged twice is refused."
+    h = _pair_hash(qq, qrels.docno, n_words)
+    _check_distinct(qq, qrels.docno, h, ids, qrels.source, 'qrels')
+    return h
+
 def _keys(run:Run, ids:np.ndarray, qrels:Qrels, qq:np.ndarray)->tuple:
     """(the key of each query code in `ids`, the id width hashed in words, the qrels rows' keys and pair hashes): the
     codes themselves, and the qrels hashed and checked here; prepared qrels (`prepare_qrels`) keep their own."""
-    if isinstance(qrels, PreparedQrels) and qrels.hash is not None:
+    if _prepared(qrels):
         at = np.minimum(np.searchsorted(qrels.ids, ids), max(len(qrels.ids) - 1, 0))
         found = qrels.ids[at] == ids if len(qrels.ids) else np.zeros(len(ids), bool)
         return np.where(found, at, len(qrels.ids) + np.arange(len(ids))), qrels.n_words, qrels.code, qrels.hash  # unjudged queries: keys no judgement has
     nw = _n_words(run.docno, qrels.docno)
-    hq = _pair_hash(qq, qrels.docno, nw)
-    _check_distinct(qq, qrels.docno, hq, ids, qrels.source, 'qrels')
-    return np.arange(len(ids)), nw, qq, hq
+    return np.arange(len(ids)), nw, qq, _checked_hash(qrels, qq, ids, nw)
 
 # %% ../nbs/00c_joins.ipynb #9edba6b2
 def _positions(sorted_codes:np.ndarray)->np.ndarray:
@@ -488,13 +495,13 @@ def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.nd
     at = (first[q] + rows - starts[q]).tolist()
     return id_bytes(list(itemgetter(*at)(keys)) if len(at) > 1 else [keys[i] for i in at])
 
-def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=_BLOCK)->np.ndarray:
+def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=None)->np.ndarray:
     """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with score `jscore[i]` and id `jdoc[i]`
     (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) scoring higher, read as `dtype` (float32
     for trec_eval 9's order, float64 for trec_eval 10's; -0.0 equals 0.0), plus those scoring the same with a greater id,
-    read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged document) pairs, each one
-    vectorised pass."""
-    lens = counts[jq]
+    read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged document) pairs (`_BLOCK`
+    when None), each one vectorised pass."""
+    block, lens = block or _BLOCK, counts[jq]
     ends = np.cumsum(lens)
     cuts = _distinct(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
     rank, tie_j, tie_i = np.zeros(len(jq), np.int64), [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
@@ -560,9 +567,7 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     try: docs = np.char.decode(qrels.docno, 'utf-8').tolist() if len(qrels) else []
     except UnicodeDecodeError: return None                       # ids no str can equal: the general path compares bytes
     ids, (rq_u, qq) = _query_codes(rqid, qrels.qid)
-    if not (isinstance(qrels, PreparedQrels) and qrels.hash is not None):
-        _check_distinct(qq, qrels.docno, _pair_hash(qq, qrels.docno, _n_words(qrels.docno)),
-                        ids, qrels.source, 'qrels')
+    if not _prepared(qrels): _checked_hash(qrels, qq, ids, _n_words(qrels.docno))   # (prepared qrels were checked once)
     run_of = np.full(len(ids), -1, np.int64)
     run_of[rq_u] = np.arange(len(rq_u))                          # each query code's dict in `inner`, -1 for none
     per_query = np.zeros(len(ids), np.int64)

@@ -3,7 +3,7 @@ the hypothesis database: no unseeded randomness), and the tie order against pytr
 import warnings
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
+from hypothesis import given, settings, assume, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
 from rankmetrics_nb import joins
 from rankmetrics_nb.joins import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
@@ -64,7 +64,7 @@ BATCH_FIELDS = ('qids', 'grades', 'judged', 'n_ret', 'ideal', 'n_rel', 'in_run',
 def test_dict_run_join_equals_general_join(data, ties, rel, depth, queries, prepared, descending):
     "Ranks found for the judged documents only (counted, or by bisection in descending runs; a run held as dicts, or as arrays) give the sorting path's batch, cell for cell."
     qrels, run = data
-    if not qrels or not run: return
+    assume(qrels and run)
     if descending: run = {q: dict(sorted(d.items(), key=lambda t: -t[1])) for q, d in run.items()}   # ranked by bisection
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
@@ -117,7 +117,7 @@ def test_trec_tie_order_agrees_with_pytrec_eval():
 def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
     """Seeded runs of up to 300 documents per query (shuffled or descending, scores with 0-2 decimals, so many ties), judged
     lightly or in depth (then counting would cost more than sorting, and the run is sorted), with blocks of 64 rows (every
-    blockwise pass and the split duplicate check) or the default: the same batch as the sorting path, from dicts and arrays."""
+    blockwise pass, and the scan on two threads) or the default: the same batch as the sorting path, from dicts and arrays."""
     rng = np.random.default_rng(99)
     for trial in range(48):
         run, qrels = {}, {}
