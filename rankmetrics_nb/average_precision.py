@@ -5,8 +5,8 @@
 # %% ../nbs/04_average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
-from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, label_matrix, top_k,
-                                as_result, query_mean, safe_ratio, sum_in_rank_order, nonzero_cells, tie_groups)
+from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, cells_or_matrix, top_k,
+                                as_result, query_mean, safe_ratio, sum_in_rank_order, hit_cells, tie_groups)
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -19,10 +19,6 @@ DENOMINATORS = {
 }
 
 # %% ../nbs/04_average_precision.ipynb #57150cb3
-def _hits(m:np.ndarray, rel:float)->tuple:
-    "The cells with grade ≥ `rel` (row by row, in rank order), as their rows and 0-based ranks."
-    return nonzero_cells(m >= rel)
-
 def _precision_sum(rows:np.ndarray, cols:np.ndarray, n:int)->np.ndarray:
     "Σ P@i · rel_i per row, from the hits (rows, 0-based ranks) of `n` rows: the precision at each hit — hits so far over its rank — added in rank order."
     so_far = np.arange(1, len(rows) + 1) - np.searchsorted(rows, rows)    # the hit's place among its row's hits
@@ -72,14 +68,14 @@ def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D
                       denominator:str='n_rel', # "n_rel" (R, trec_eval), "retrieved" (relevant in the top k, torchmetrics) or "min_n_rel_k" (min(R, k), Spark)
                      ): # a float for one list, else one value per query
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
-    m, single = label_matrix(labels)
+    cells, m, (n, _), single = cells_or_matrix(labels)              # a batch's judged cells, or the label matrix
     denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
-    rows, cols = _hits(m, rel)
-    R = _relevant_total(labels, np.bincount(rows, minlength=len(m)), n_rel, rel)
+    rows, cols = hit_cells(cells, m, rel)
+    R = _relevant_total(labels, np.bincount(rows, minlength=n), n_rel, rel)
     if k is not None: rows, cols = rows[cols < k], cols[cols < k]
-    D = dict(n_rel=R, retrieved=np.bincount(rows, minlength=len(m)), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]
+    D = dict(n_rel=R, retrieved=np.bincount(rows, minlength=n), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]
     g = tie_groups(labels)
-    if g is None: return as_result(safe_ratio(_precision_sum(rows, cols, len(m)), D), single)
+    if g is None: return as_result(safe_ratio(_precision_sum(rows, cols, n), D), single)
     terms = _expected_terms(g, m >= rel)                           # ties='expected': the cutoff comes after the expectation
     ap = safe_ratio(terms[:, :k].sum(axis=1), D)
     if denominator == 'retrieved' and k is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
 from .kit import (EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real,
-                                tie_groups, sum_in_rank_order, nonzero_cells)
+                                tie_groups, sum_in_rank_order, nonzero_cells, cells_or_matrix)
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'gain_values', 'discount_weights',
@@ -97,23 +97,35 @@ def _gain_cells(m:np.ndarray, # grades (queries × ranks), NaN where there is no
                 judged:np.ndarray, # whether each cell's document was judged (unjudged ones gain 0)
                 gain, rel, max_grade, # the conventions in force
                 what:str='labels', # the matrix's name, for messages
+                cells:tuple=None, # instead of `m` and `judged`: a batch's judged cells (rows, ranks from 0, grades), row by row in rank order
                )->tuple:
-    "The cells that can gain something, row by row in rank order, as (rows, ranks from 0, gains): every other cell gains 0."
-    if max_grade is not None:
-        above = m > max_grade                                        # NaN (no document) is never above
-        if above.any():
-            r, c = divmod(int(np.argmax(above)), m.shape[1])
-            raise EvalInputError(f"{what} row {r} has grade {m[r, c]:g}, above max_grade={max_grade:g}")
-    can = m > 0 if isinstance(gain, str) else ~np.isnan(m)          # a named gain of a grade ≤ 0 is 0
-    can &= judged
-    if rel is not None: can &= m >= rel
-    rows, cols = nonzero_cells(can)
-    G = _gain_values(m[rows, cols], gain) if len(rows) else np.zeros(0)
+    """The cells that can gain something, row by row in rank order, as (rows, ranks from 0, gains): every other cell gains 0.
+    Given a batch's judged `cells`, every other cell is an unjudged document, which gains 0 (and is above no max_grade ≥ 0)."""
+    if cells is None:
+        if max_grade is not None:
+            above = m > max_grade                                    # NaN (no document) is never above
+            if above.any():
+                r, c = divmod(int(np.argmax(above)), m.shape[1])
+                raise EvalInputError(f"{what} row {r} has grade {m[r, c]:g}, above max_grade={max_grade:g}")
+        can = m > 0 if isinstance(gain, str) else ~np.isnan(m)      # a named gain of a grade ≤ 0 is 0
+        can &= judged
+        if rel is not None: can &= m >= rel
+        rows, cols = nonzero_cells(can)
+        g = m[rows, cols]
+    else:
+        rows, cols, g = cells
+        if max_grade is not None and (g > max_grade).any():
+            i = int(np.argmax(g > max_grade))
+            raise EvalInputError(f"{what} row {rows[i]} has grade {g[i]:g}, above max_grade={max_grade:g}")
+        can = g > 0 if isinstance(gain, str) else np.ones(len(g), bool)
+        if rel is not None: can &= g >= rel
+        rows, cols, g = rows[can], cols[can], g[can]
+    G = _gain_values(g, gain) if len(rows) else np.zeros(0)
     bad = ~np.isfinite(G)
     if bad.any():
-        r, c = int(rows[np.argmax(bad)]), int(cols[np.argmax(bad)])
+        i = int(np.argmax(bad))
         why = " (2**grade - 1 is beyond the largest float from grade 1024 on; use gain='linear' or smaller grades)" if gain == 'exp' else ''
-        raise EvalInputError(f"gain {gain!r} of grade {m[r, c]:g} in {what} row {r} is not finite{why}")
+        raise EvalInputError(f"gain {gain!r} of grade {g[i]:g} in {what} row {rows[i]} is not finite{why}")
     return rows, cols, G
 
 def _lay(m:np.ndarray, # the grades the cells come from
@@ -194,8 +206,22 @@ def _judged(labels, m:np.ndarray)->np.ndarray:
     "Which cells hold a judged document: a batch knows; in a plain list every listed document counts as judged."
     return labels.judged if isinstance(labels, Batch) else ~np.isnan(m)
 
+def _scored_cells(labels, gain, rel, max_grade)->tuple:
+    """What the gain metrics read, as `(m, shape, single, cells)`: the gain cells (`_gain_cells`) of a batch's judged cells when
+    it carries them, `m` None (its matrices are never laid out; a max_grade below 0, which every unjudged grade 0 is above,
+    lays them out), else of the label matrix `m`."""
+    listed, m, shape, single = cells_or_matrix(labels)
+    if listed is not None and max_grade is not None and max_grade < 0: listed, m = None, labels.grades
+    judged = None if listed is not None else _judged(labels, m)
+    return m, shape, single, _gain_cells(m, judged, gain, rel, max_grade, cells=listed)
+
+def _width(shape:tuple, k:int|None)->int:
+    "The ranks in the top `k` of a (queries × ranks) matrix."
+    return shape[1] if k is None else min(k, shape[1])
+
 def _top_sum(labels, # what the metric was given (its tie groups, if any)
-             m:np.ndarray, # its grade matrix
+             m:np.ndarray, # its grade matrix (None for a batch's judged cells)
+             shape:tuple, # (queries, ranks) of the grades
              cells:tuple, # (rows, ranks, gains) from `_gain_cells`
              k:int|None, # the cutoff
              w:np.ndarray, # the weights, at least min(k, ranks) of them
@@ -205,7 +231,7 @@ def _top_sum(labels, # what the metric was given (its tie groups, if any)
     if tie_groups(labels) is not None: return _weighted_sum(top_k(_tie_mean(labels, _lay(m, cells)), k), w, what)
     rows, cols, G = cells
     if k is not None: rows, cols, G = rows[cols < k], cols[cols < k], G[cols < k]
-    return _cells_sum((rows, cols, G), top_k(m, k).shape, w, what)
+    return _cells_sum((rows, cols, G), (shape[0], _width(shape, k)), w, what)
 
 def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff; None for the whole list
@@ -218,9 +244,8 @@ def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D a
     s = _settings(preset, gain=gain, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
-    m, single = label_matrix(labels)
-    cells = _gain_cells(m, _judged(labels, m), s['gain'], rel, max_grade)
-    return as_result(_top_sum(labels, m, cells, k, np.ones(top_k(m, k).shape[1]), 'CG'), single)
+    m, shape, single, cells = _scored_cells(labels, s['gain'], rel, max_grade)
+    return as_result(_top_sum(labels, m, shape, cells, k, np.ones(_width(shape, k)), 'CG'), single)
 
 # %% ../nbs/05_dcg.ipynb #7bb2a369
 def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -236,12 +261,11 @@ def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     s = _settings(preset, gain=gain, discount=discount, base=base, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
-    m, single = label_matrix(labels)
-    cells = _gain_cells(m, _judged(labels, m), s['gain'], rel, max_grade)
-    return as_result(_top_sum(labels, m, cells, k, _weights(top_k(m, k).shape[1], s['discount'], base)), single)
+    m, shape, single, cells = _scored_cells(labels, s['gain'], rel, max_grade)
+    return as_result(_top_sum(labels, m, shape, cells, k, _weights(_width(shape, k), s['discount'], base)), single)
 
 # %% ../nbs/05_dcg.ipynb #5d556842
-def _ideal_grades(labels, m:np.ndarray, ideal, single:bool)->np.ndarray|str:
+def _ideal_grades(labels, n:int, ideal, single:bool)->np.ndarray|str:
     "The grades the ideal ranking is built from (queries × grades, NaN padded), or 'returned'/'returned_top_k'."
     if isinstance(ideal, str):
         if ideal not in IDEALS:
@@ -256,8 +280,8 @@ def _ideal_grades(labels, m:np.ndarray, ideal, single:bool)->np.ndarray|str:
         raise EvalInputError("ideal must be one of: judged, returned, returned_top_k, or the judged grades of each query "
                              "(numbers; a NaN-padded 2-D array for many queries)") from None
     a = a.reshape(1, -1) if single and a.ndim == 1 else a
-    if a.ndim != 2 or a.shape[0] != len(m):
-        raise EvalInputError(f"ideal must hold one row of judged grades per query ({len(m)} rows); got shape {a.shape}")
+    if a.ndim != 2 or a.shape[0] != n:
+        raise EvalInputError(f"ideal must hold one row of judged grades per query ({n} rows); got shape {a.shape}")
     if np.isinf(a).any(): raise EvalInputError("ideal must hold finite grades (NaN for padding); found an infinite value")
     return a
 
@@ -280,19 +304,20 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     s = _settings(preset, gain=gain, discount=discount, base=base, ideal=ideal, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
-    m, single = label_matrix(labels)
     conv = (s['gain'], rel, max_grade)
-    cells = _gain_cells(m, _judged(labels, m), *conv)
-    source = _ideal_grades(labels, m, s['ideal'] if s['ideal'] is not None else 'judged' if isinstance(labels, Batch) else 'returned', single)
+    m, shape, single, cells = _scored_cells(labels, *conv)
+    source = _ideal_grades(labels, shape[0], s['ideal'] if s['ideal'] is not None else 'judged' if isinstance(labels, Batch) else 'returned', single)
     if isinstance(source, str) and source == 'returned_top_k' and k is not None and tie_groups(labels) is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
-    if isinstance(source, str): I = _lay(m, cells) if source == 'returned' else top_k(_lay(m, cells), k)
+    if isinstance(source, str):                                     # the returned documents' gains (a batch's grades laid out)
+        returned = _lay(labels.grades if m is None else m, cells)
+        I = returned if source == 'returned' else top_k(returned, k)
     else: I = _gain_matrix(source, ~np.isnan(source), *conv, what='ideal')
     I = top_k(_ideal_gains(I), k)
-    w = _weights(max(top_k(m, k).shape[1], I.shape[1]), s['discount'], base)
-    d, i = _top_sum(labels, m, cells, k, w), _weighted_sum(I, w, 'ideal DCG')
+    w = _weights(max(_width(shape, k), I.shape[1]), s['discount'], base)
+    d, i = _top_sum(labels, m, shape, cells, k, w), _weighted_sum(I, w, 'ideal DCG')
     if not isinstance(source, str) and (d > i * (1 + 1e-9)).any():
         r = int(np.argmax(d > i * (1 + 1e-9)))
         raise EvalInputError(f"labels row {r} scores above its ideal (DCG {d[r]:g} > ideal DCG {i[r]:g}): "

@@ -587,17 +587,14 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
 
 def _counted_batch(jcode, rank, jrow, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch:
     """The batch from the retrieved judgements alone: judgement `jrow[i]` at rank `rank[i]` of query code `jcode[i]`, every
-    other cell up to the query's depth an unjudged document (grade 0); `ranking()` builds the full ranking on first use."""
+    other cell up to the query's depth an unjudged document (grade 0). It carries the judged cells (`Batch.from_cells`):
+    its matrices, and the full ranking (`ranking()`), are built only if something reads them."""
     n_ret = per_query if how['depth'] is None else np.minimum(per_query, how['depth'])
-    depths = n_ret[keep]
-    width = int(depths.max(initial=0))
-    grades, judged = np.zeros((len(depths), width)), np.zeros((len(depths), width), bool)  # zeroed by the kernel: no pass
-    short = np.flatnonzero(depths < width)
-    if len(short): grades[short] = np.where(np.arange(width) < depths[short, None], 0.0, np.nan)   # NaN past a list's end
     ok = keep[jcode] & (rank < n_ret[jcode])
-    cell = ((np.cumsum(keep) - 1)[jcode[ok]], rank[ok])
-    grades[cell], judged[cell] = qrels.rel[jrow[ok]], True
-    return _batch(grades, judged, _DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how)
+    rows, cols = (np.cumsum(keep) - 1)[jcode[ok]], rank[ok].astype(np.int64)
+    order = np.argsort(rows * max(int(n_ret.max(initial=0)), 1) + cols, kind='stable')       # row by row in rank order
+    cells = (rows[order], cols[order], qrels.rel[jrow[ok][order]])
+    return _batch(cells, None, _DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how)
 
 # %% ../nbs/00c_joins.ipynb #fa88fcb1
 def join(qrels, # judgements: anything `read_qrels` accepts
@@ -696,13 +693,16 @@ def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
     return Ranking(order=order, tied=tied, flat=flat, shape=(n, width), docno=run.docno, score=run.score)
 
 def _batch(grades, judged, ranking, ids, qq, rel_of, per_query, keep, in_qrels, **how)->Batch:
-    "The `Batch` of the kept queries, from their laid-out `grades` and `judged` cells and the judgements (codes `qq`, grades `rel_of`)."
-    n, in_run = grades.shape[0], per_query > 0
+    """The `Batch` of the kept queries, from their laid-out `grades` and `judged` matrices, or (`judged` None) from `grades`
+    holding their judged cells, and the judgements (codes `qq`, grades `rel_of`)."""
+    n, in_run = int(keep.sum()), per_query > 0
     ideal = _ideal_matrix((np.cumsum(keep) - 1)[qq[keep[qq]]], rel_of[keep[qq]], n)
-    return Batch(qids=ids_text(ids[keep]), grades=grades, judged=judged, n_ret=np.minimum(per_query[keep], grades.shape[1]),
-                 ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep], rel=how['rel'], ties=how['ties'],
-                 queries=how['queries'], depth_cut=how['depth'], missing_from_run=ids_text(ids[in_qrels & ~in_run]),
-                 missing_from_qrels=ids_text(ids[in_run & ~in_qrels]), ranking=ranking)
+    n_ret = per_query[keep] if how['depth'] is None else np.minimum(per_query[keep], how['depth'])
+    fields = dict(qids=ids_text(ids[keep]), n_ret=n_ret, ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep],
+                  rel=how['rel'], ties=how['ties'], queries=how['queries'], depth_cut=how['depth'],
+                  missing_from_run=ids_text(ids[in_qrels & ~in_run]), missing_from_qrels=ids_text(ids[in_run & ~in_qrels]),
+                  ranking=ranking)
+    return Batch.from_cells(grades, **fields) if judged is None else Batch(grades=grades, judged=judged, **fields)
 
 def _warn_dropped(b:Batch):
     "Warn (`QueryMismatchWarning`, with the batch's report) when queries of the run or the qrels are left out."

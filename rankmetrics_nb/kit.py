@@ -11,8 +11,9 @@ import numpy as np
 # %% auto #0
 __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups',
            'tie_groups', 'refuse_expected', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k',
-           'check_rel', 'label_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
-           'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
+           'check_rel', 'label_matrix', 'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel',
+           'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting',
+           'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -76,12 +77,21 @@ def preview(ids, # the ids to list
 # %% ../nbs/00_kit.ipynb #1f20040b
 _NO_IDS = np.zeros(0, str)
 
+class _CellMatrix:
+    "A batch's `grades` or `judged`: the matrix given, or (given None) laid out from the batch's judged `cells` when first read."
+    def __set_name__(self, owner, name): self.name = name
+    def __get__(self, b, owner=None):
+        if b is None: raise AttributeError(self.name)                 # no class-level value: the field stays required
+        if b.__dict__[self.name] is None: b._lay_out_cells()
+        return b.__dict__[self.name]
+    def __set__(self, b, value): b.__dict__[self.name] = value
+
 @dataclass(eq=False)
 class Batch:
     "Rank-ordered grades of many queries, joined to their judgements: what every metric reads."
     qids: np.ndarray # (q,) query ids, sorted
-    grades: np.ndarray # (q, depth) grade of the document at each rank; 0 for an unjudged document; NaN after the last document
-    judged: np.ndarray # (q, depth) whether the document at that rank was judged (padding: False)
+    grades: np.ndarray = _CellMatrix() # (q, depth) grade of the document at each rank; 0 for an unjudged document; NaN after the last document
+    judged: np.ndarray = _CellMatrix() # (q, depth) whether the document at that rank was judged (padding: False)
     n_ret: np.ndarray # (q,) documents retrieved, after the depth cut
     ideal: np.ndarray # (q, judged) the query's judged grades sorted descending, NaN padded: the source of ideal rankings
     n_rel: np.ndarray # (q,) judged documents with grade ≥ `rel`
@@ -94,10 +104,31 @@ class Batch:
     missing_from_qrels: np.ndarray = field(default_factory=lambda: _NO_IDS) # run queries without judgements (never rows)
     ranking: Ranking|None = field(default=None, repr=False) # where the run's scores, ties and ids are laid out from
     tie_groups: np.ndarray|None = field(default=None, repr=False) # ties='expected' only: (q, depth) each rank's tie group (numbered from 0 query by query, rank by rank), -1 for padding
+    cells: tuple|None = field(default=None, init=False, repr=False) # set by `from_cells` only: the judged documents' cells
+
+    @classmethod
+    def from_cells(cls, cells:tuple, # the judged documents' cells (rows, ranks from 0, grades), row by row in rank order
+                   **fields, # every field but `grades` and `judged`; each query's depth is its `n_ret`
+                  )->Batch:
+        "A batch that carries only its judged cells: `grades` and `judged` are laid out from them if read, which the metrics that read `cells` never do."
+        b = cls(grades=None, judged=None, **fields)
+        b.cells = cells
+        return b
+    def _lay_out_cells(self):
+        if self.cells is None: raise EvalInputError("a Batch needs its grades and judged matrices (or Batch.from_cells)")
+        rows, cols, g = self.cells
+        grades, judged = np.zeros((len(self.n_ret), self.depth)), np.zeros((len(self.n_ret), self.depth), bool)
+        short = np.flatnonzero(self.n_ret < self.depth)
+        if len(short): grades[short] = np.where(np.arange(self.depth) < self.n_ret[short, None], 0.0, np.nan)  # NaN past a list's end
+        grades[rows, cols], judged[rows, cols] = g, True
+        if self.__dict__['grades'] is None: self.grades = grades
+        if self.__dict__['judged'] is None: self.judged = judged
 
     def __len__(self): return len(self.qids)
     @property
-    def depth(self)->int: return self.grades.shape[1]
+    def depth(self)->int:
+        if self.__dict__['grades'] is None: return int(self.n_ret.max(initial=0))
+        return self.grades.shape[1]
     # Laid out on first use: most metrics read only `grades` and `judged`.
     @cached_property
     def scores(self)->np.ndarray:
@@ -300,6 +331,16 @@ def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D arra
         raise EvalInputError(f"labels row {r}: NaN at rank {c + 1} is followed by a grade; NaN may only pad the end of a list")
     return m, single
 
+def cells_or_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                   )->tuple:
+    """What a metric reads, as `(cells, m, shape, single)`: a batch's judged `cells` (rows, ranks from 0, grades; row by
+    row in rank order) when it carries them and no tie groups, with `m` None (its matrices are never laid out); else no
+    cells and the matrix of `label_matrix`."""
+    if isinstance(labels, Batch) and labels.cells is not None and labels.tie_groups is None:
+        return labels.cells, None, (len(labels), labels.depth), False
+    m, single = label_matrix(labels)
+    return None, m, m.shape, single
+
 # %% ../nbs/00_kit.ipynb #8b37b72b
 def top_k(m:np.ndarray, # a (queries × ranks) grade matrix
           k:int|None, # the cutoff (checked by `check_k`), or None for all ranks
@@ -357,6 +398,16 @@ def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
                  )->tuple:
     "The True cells of `mask`, row by row in rank order, as (rows, ranks from 0): the cells a sparse sum adds."
     return np.divmod(np.flatnonzero(mask), max(mask.shape[1], 1))
+
+def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`, or None
+              m:np.ndarray|None, # else the grade matrix
+              rel:float, # the lowest grade counted as relevant (> 0)
+             )->tuple:
+    "The cells with grade ≥ `rel`, row by row in rank order, as (rows, ranks from 0): among the judged `cells` (every other cell is unjudged, grade 0 < `rel`), or in `m`."
+    if cells is None: return nonzero_cells(m >= rel)
+    rows, cols, g = cells
+    hit = g >= rel
+    return rows[hit], cols[hit]
 
 def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, the values of its nonzero cells, row by row in rank order
                       rows:np.ndarray=None, # each listed value's row (ascending), when `x` lists cells; the cells not listed hold 0

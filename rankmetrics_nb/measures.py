@@ -406,8 +406,11 @@ class Measure:
         shown = [f'{n}={p.text(v)}' for (n, v), p in zip(self.params, d.params) if v != p.default and n != d.cutoff]
         return self.name + (f"({','.join(shown)})" if shown else '') + (f'@{at}' if at is not None else '')
     def check_evaluable(self):
-        "Raise unless `evaluate` can compute it: it reads a joined batch, or subtopics (else only trec_eval's front end can)."
-        if self.definition.needs not in ('batch', 'subtopics'): raise EvalInputError(_front_end_only(self.definition))
+        "Raise unless `evaluate` can compute it: it reads a joined batch, or subtopics (else only trec_eval's front end can), and has the value `@` gives it."
+        d = self.definition
+        if d.needs not in ('batch', 'subtopics'): raise EvalInputError(_front_end_only(d))
+        if d.cutoff not in _CUTOFF_RULES and dict(self.params)[d.cutoff] is None:       # IPrec's recall level, Rprec_mult's x
+            raise EvalInputError(f"{self}: {d.name} needs its {d.cutoff}, written with @ (e.g. {d.name}@0.5)")
     def summarise(self, values:np.ndarray)->float:
         "The one number its per-query values summarise to: their mean, sum or geometric mean (0.0 for no query)."
         s = self.definition.summary

@@ -6,30 +6,43 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, label_matrix, check_k, check_number, check_n_rel, as_result, safe_ratio,
-                                tie_groups)
+                                tie_groups, cells_or_matrix, hit_cells)
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision']
 
 # %% ../nbs/02_precision.ipynb #cad01862
+def _checked_rel(rel)->float:
+    return check_number(rel, 'rel', 'the lowest grade that counts as relevant', low=0, open_low=True)
+
 def _relevance(labels, rel)->tuple:
     "The label matrix, its relevant flags (grade ≥ `rel`; NaN padding never) and whether `labels` was one list."
     m, single = label_matrix(labels)
-    return m, m >= check_number(rel, 'rel', 'the lowest grade that counts as relevant', low=0, open_low=True), single
+    return m, m >= _checked_rel(rel), single
 
 def _found(hit:np.ndarray, k:int|None)->np.ndarray:
     "Relevant documents in the top `k` ranks of each row; ranks past the end hold none, so no padding is needed."
     return hit[:, :check_k(k)].sum(axis=1)
 
+def _counted(labels, rel, k:int|None)->tuple|None:
+    """Per row, the relevant documents in the top `k` and in the whole list, counted from the judged cells of a batch that
+    carries them (its matrices are never laid out); None for anything else, whose label matrix is counted."""
+    if not isinstance(labels, Batch): return None
+    cells, _, (n, _), _ = cells_or_matrix(labels)
+    if cells is None: return None
+    rows, cols = hit_cells(cells, None, _checked_rel(rel))
+    k = check_k(k)
+    return np.bincount(rows if k is None else rows[cols < k], minlength=n), np.bincount(rows, minlength=n)
+
 
 # %% ../nbs/02_precision.ipynb #115e229a
-def _n_rel(labels, n_rel, hit:np.ndarray, rel, single:bool)->np.ndarray:
-    "The relevant documents of each query: the checked `n_rel`, or the batch's count when `n_rel` is None."
+def _n_rel(labels, n_rel, listed:np.ndarray, rel, single:bool)->np.ndarray:
+    "The relevant documents of each query: `n_rel` checked against the `listed` ones (per row), or the batch's count when `n_rel` is None."
     if n_rel is None:
         if isinstance(labels, Batch): return labels.n_rel_at(rel).astype(np.float64)
         raise EvalInputError("n_rel is required for a list of labels: the number of relevant documents of the query, "
                              "retrieved or not (only a Batch from `join` knows it)")
-    return check_n_rel(n_rel, hit.sum(axis=1))
+    return check_n_rel(n_rel, listed)
 
 # %% ../nbs/02_precision.ipynb #dbd1ea4b
 def _chance(labels, hit:np.ndarray)->np.ndarray:
@@ -50,13 +63,14 @@ def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array o
               adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
              ):
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
-    m, hit, single = _relevance(labels, rel)
+    counted = _counted(labels, rel, k)
+    m, hit, single = _relevance(labels, rel) if counted is None else (None, None, False)
     k = check_k(k)
     if k is not None and not adaptive_k: n = k                    # the lists' lengths are not needed (counting them reads every cell)
     else:
-        length = (~np.isnan(m)).sum(axis=1)
+        length = labels.n_ret if m is None else (~np.isnan(m)).sum(axis=1)
         n = length if k is None else np.minimum(k, length)
-    return as_result(safe_ratio(_found(_chance(labels, hit), k), n), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k) if counted is None else counted[0], n), single)
 
 # %% ../nbs/02_precision.ipynb #06510b5b
 def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -65,8 +79,9 @@ def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
            rel=1, # the lowest grade that counts as relevant (> 0)
           ):
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
+    if (counted := _counted(labels, rel, k)) is not None: return safe_ratio(counted[0], _n_rel(labels, n_rel, counted[1], rel, False))
     m, hit, single = _relevance(labels, rel)
-    return as_result(safe_ratio(_found(_chance(labels, hit), k), _n_rel(labels, n_rel, hit, rel, single)), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k), _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)), single)
 
 # %% ../nbs/02_precision.ipynb #73f49e44
 def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -81,7 +96,7 @@ def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array o
         w = 1 / (1 + np.float64(check_number(beta, 'beta', "recall's weight against precision", low=0, open_low=True)) ** -2.0)
     k = check_k(k)
     n = (~np.isnan(m)).sum(axis=1) if k is None else k
-    return as_result(safe_ratio(_found(_chance(labels, hit), k), w * _n_rel(labels, n_rel, hit, rel, single) + (1 - w) * n), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k), w * _n_rel(labels, n_rel, hit.sum(axis=1), rel, single) + (1 - w) * n), single)
 
 # %% ../nbs/02_precision.ipynb #dbe745c8
 def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -90,7 +105,7 @@ def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array
                ):
     "Precision at rank R = `n_rel` (which equals recall there); 0 when the query has no relevant document."
     m, hit, single = _relevance(labels, rel)
-    r = _n_rel(labels, n_rel, hit, rel, single)
+    r = _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)
     in_top_r = _chance(labels, hit) * (np.arange(hit.shape[1]) < r[:, None])
     return as_result(safe_ratio(in_top_r.sum(axis=1), r), single)
 
@@ -125,7 +140,7 @@ def recall_at_fixed_precision(labels, # grades in rank order: one list, a NaN-pa
     "The largest R@k over k ≤ `max_k` with P@k ≥ `min_precision` (0 if none)."
     m, hit, single = _relevance(labels, rel)
     floor = check_number(min_precision, 'min_precision', 'the precision floor', low=0, high=1)
-    R = hit.sum(axis=1).astype(np.float64) if isinstance(n_rel, str) and n_rel == 'listed' else _n_rel(labels, n_rel, hit, rel, single)
+    R = hit.sum(axis=1).astype(np.float64) if isinstance(n_rel, str) and n_rel == 'listed' else _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)
     found = np.cumsum(hit[:, :check_k(max_k)], axis=1)
     ok = found / np.arange(1, found.shape[1] + 1) >= floor
     return as_result(safe_ratio(np.where(ok, found, 0).max(axis=1, initial=0), R), single)

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel, check_choice,
-                                check_k, tie_groups)
+                                check_k, tie_groups, cells_or_matrix)
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank']
@@ -42,6 +42,22 @@ def _targets(labels, m:np.ndarray, mk:np.ndarray, rel:float, by:str)->np.ndarray
     top = _top_grade(labels, m)[:, None]
     return (mk == top) & (top >= rel)
 
+def _first_listed(labels, # a batch that carries its judged cells
+                  cells:tuple, # those cells: (rows, ranks from 0, grades), row by row in rank order
+                  k:int|None, rel:float, by:str)->np.ndarray:
+    "`_first_rank` of the targets in the top `k`, found among the judged cells: an unjudged document (grade 0 < `rel`) is never one."
+    rows, cols, g = cells
+    if by == 'first': hit = g >= rel
+    else:
+        top = _top_grade(labels, None)[rows]
+        hit = (g == top) & (top >= rel)
+    if (k := check_k(k)) is not None: hit &= cols < k
+    rows, cols = rows[hit], cols[hit]
+    first = np.r_[True, rows[1:] != rows[:-1]] if len(rows) else np.zeros(0, bool)   # each row's first target
+    out = np.zeros(len(labels), np.int64)
+    out[rows[first]] = cols[first] + 1
+    return out
+
 # %% ../nbs/03_reciprocal_rank.ipynb #a78e0550
 def _expected_inverse(p:np.ndarray, # (queries × ranks) each rank's chance of holding the first target
                       k:int|None)->np.ndarray:
@@ -62,7 +78,8 @@ def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D a
                    ): # a float for one list, else one value per query
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
     by, rel = check_choice(by, 'by', _BY), check_rel(rel)
-    m, single = label_matrix(labels)
+    cells, m, _, single = cells_or_matrix(labels)                 # a batch's judged cells, or the label matrix
+    if cells is not None: return _inverse(_first_listed(labels, cells, k, rel, by))
     p = _first_chance(labels, m, rel, by)
     if p is not None: return as_result(_expected_inverse(p, k), single)
     return as_result(_inverse(_first_rank(_targets(labels, m, top_k(m, k), rel, by))), single)

@@ -146,3 +146,49 @@ def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
             for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(b, f), getattr(general, f), err_msg=f)
             np.testing.assert_array_equal(b.scores, general.scores)
             np.testing.assert_array_equal(b.docnos(), general.docnos())
+
+# The metrics that read a batch's judged cells (P, R, AP, RR, CG, DCG, nDCG) must give, bit for bit, what they give on the
+# same batch with its matrices laid out; every other registered measure lays the matrices out and must agree too.
+CELL_MEASURES = ['P@1', 'P@3', 'P', 'P(adaptive_k=true)@5', 'P(rel=2)@2', 'R@2', 'R', 'R(rel=3)', 'AP', 'AP@2', 'AP(rel=2)',
+                 'AP(denominator=retrieved)@3', 'AP(denominator=min_n_rel_k)@2', 'RR', 'RR@2', 'RR(by=most_relevant)',
+                 'RR(rel=2)@3', 'nDCG', 'nDCG@3', 'nDCG(gain=exp)@2', 'nDCG(gains={0:1,2:5})', 'nDCG(discount=jk,base=3)', 'DCG@4', 'DCG(gain=exp)', 'map_cut_5', 'P_5',
+                 'recall_10', 'ndcg_cut_3', 'recip_rank']
+LAID_OUT = ['nDCG(ideal=returned)@3', 'nDCG(ideal=returned_top_k)@2', 'F@3', 'Rprec', 'Success@2', 'Judged@3']   # read the matrices
+from dataclasses import replace
+from rankmetrics_nb import REGISTRY, parse_measure, EvalInputError, ndcg, dcg, cumulative_gain
+
+def _every_batch_measure():
+    for name, d in REGISTRY.items():
+        if d.needs != 'batch': continue
+        try: yield parse_measure(name)
+        except EvalInputError: yield parse_measure(f'{name}@5')       # a cutoff it requires
+
+def _outcome(f, *args, **kw):
+    "A function's value, or the message of the EvalInputError it raises."
+    try: return f(*args, **kw)
+    except EvalInputError as e: return str(e)
+
+def _same(a, b, what):
+    "The same values (NaN equal to NaN, -0.0 to -0.0 only), or the same error."
+    if isinstance(a, str) or isinstance(b, str): assert a == b, what; return
+    np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=what)
+    assert np.array_equal(np.signbit(a), np.signbit(b)), what
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(collections(), st.sampled_from(['trec', 'double']), st.integers(0, 3), st.sampled_from([None, 1, 3]), st.sampled_from(['run', 'qrels']))
+def test_measures_read_judged_cells_as_the_laid_out_matrices(data, ties, rel, depth, queries):
+    qrels, run = data
+    assume(qrels and run)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        lean = join(qrels, run, ties=ties, rel=rel, depth=depth, queries=queries)
+    assert lean.cells is not None and lean.__dict__['grades'] is None           # the join built it from its judged cells
+    values = {m: parse_measure(m).compute(lean) for m in CELL_MEASURES}
+    assert lean.__dict__['grades'] is None and lean.__dict__['judged'] is None, "a cell measure laid the matrices out"
+    dense = replace(lean)                                                        # the same batch, matrices laid out
+    assert dense.cells is None and dense.grades.shape == (len(lean), lean.depth)
+    for m, v in values.items(): _same(v, parse_measure(m).compute(dense), m)
+    for m in [*map(parse_measure, LAID_OUT), *_every_batch_measure()]: _same(_outcome(m.compute, lean), _outcome(m.compute, dense), str(m))
+    for f in (ndcg, dcg, cumulative_gain):                                       # a max_grade every unjudged 0 is above, too
+        for max_grade in (None, 2, -1):
+            _same(_outcome(f, lean, max_grade=max_grade), _outcome(f, dense, max_grade=max_grade), f'{f.__name__} max_grade={max_grade}')
