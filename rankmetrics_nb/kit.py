@@ -115,6 +115,7 @@ class Batch:
         b.cells = cells
         return b
     def _lay_out_cells(self):
+        "Lay out from `cells` whichever of `grades` and `judged` was not given: 0 and False in every other cell up to a query's `n_ret`, NaN after it."
         if self.cells is None: raise EvalInputError("a Batch needs its grades and judged matrices (or Batch.from_cells)")
         rows, cols, g = self.cells
         grades, judged = np.zeros((len(self.n_ret), self.depth)), np.zeros((len(self.n_ret), self.depth), bool)
@@ -127,6 +128,7 @@ class Batch:
     def __len__(self): return len(self.qids)
     @property
     def depth(self)->int:
+        "The ranks of the matrices: their width, or for a batch of cells not yet laid out, the longest query's `n_ret`."
         if self.__dict__['grades'] is None: return int(self.n_ret.max(initial=0))
         return self.grades.shape[1]
     # Laid out on first use: most metrics read only `grades` and `judged`.

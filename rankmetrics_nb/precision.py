@@ -13,6 +13,7 @@ __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_o
 
 # %% ../nbs/02_precision.ipynb #cad01862
 def _checked_rel(rel)->float:
+    "`rel` as a float, or a clear error: the lowest grade that counts as relevant must be a positive number."
     return check_number(rel, 'rel', 'the lowest grade that counts as relevant', low=0, open_low=True)
 
 def _relevance(labels, rel)->tuple:
