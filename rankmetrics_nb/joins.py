@@ -589,12 +589,11 @@ def _counted_batch(jcode, rank, jrow, ranking, ids, qq, qrels, per_query, keep, 
     """The batch from the retrieved judgements alone: judgement `jrow[i]` at rank `rank[i]` of query code `jcode[i]`, every
     other cell up to the query's depth an unjudged document (grade 0). It carries the judged cells (`Batch.from_cells`):
     its matrices, and the full ranking (`ranking()`), are built only if something reads them."""
-    n_ret = per_query if how['depth'] is None else np.minimum(per_query, how['depth'])
-    ok = keep[jcode] & (rank < n_ret[jcode])
+    ok = keep[jcode] & (rank < _kept_depth(per_query, how['depth'])[jcode])
     rows, cols = (np.cumsum(keep) - 1)[jcode[ok]], rank[ok].astype(np.int64)
-    order = np.argsort(rows * max(int(n_ret.max(initial=0)), 1) + cols, kind='stable')       # row by row in rank order
-    cells = (rows[order], cols[order], qrels.rel[jrow[ok][order]])
-    return _batch(cells, None, _DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how)
+    order = np.lexsort((cols, rows))                                                       # row by row in rank order
+    return Batch.from_cells((rows[order], cols[order], qrels.rel[jrow[ok][order]]),
+                            **_batch_fields(_DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how))
 
 # %% ../nbs/00c_joins.ipynb #fa88fcb1
 def join(qrels, # judgements: anything `read_qrels` accepts
@@ -644,8 +643,8 @@ def join(qrels, # judgements: anything `read_qrels` accepts
     grade = np.zeros(len(j))
     judged_at = np.flatnonzero(j >= 0)
     grade[judged_at] = qrels.rel[j[judged_at]]
-    b = _batch(ranking.lay(grade, np.nan), ranking.lay(j >= 0, False), ranking, ids, qq, qrels.rel, per_query, keep, in_qrels,
-               rel=rel, ties=ties, queries=queries, depth=depth)
+    b = Batch(grades=ranking.lay(grade, np.nan), judged=ranking.lay(j >= 0, False),
+              **_batch_fields(ranking, ids, qq, qrels.rel, per_query, keep, in_qrels, rel=rel, ties=ties, queries=queries, depth=depth))
     if ties == 'expected': b.tie_groups = _expected_groups(b, np.where(keep[rq], (np.cumsum(keep) - 1)[rq], -1), run.score, depth)
     _warn_dropped(b)
     return b
@@ -692,17 +691,19 @@ def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
         flat = row_of[codes] * width + pos
     return Ranking(order=order, tied=tied, flat=flat, shape=(n, width), docno=run.docno, score=run.score)
 
-def _batch(grades, judged, ranking, ids, qq, rel_of, per_query, keep, in_qrels, **how)->Batch:
-    """The `Batch` of the kept queries, from their laid-out `grades` and `judged` matrices, or (`judged` None) from `grades`
-    holding their judged cells, and the judgements (codes `qq`, grades `rel_of`)."""
-    n, in_run = int(keep.sum()), per_query > 0
-    ideal = _ideal_matrix((np.cumsum(keep) - 1)[qq[keep[qq]]], rel_of[keep[qq]], n)
-    n_ret = per_query[keep] if how['depth'] is None else np.minimum(per_query[keep], how['depth'])
-    fields = dict(qids=ids_text(ids[keep]), n_ret=n_ret, ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep],
-                  rel=how['rel'], ties=how['ties'], queries=how['queries'], depth_cut=how['depth'],
-                  missing_from_run=ids_text(ids[in_qrels & ~in_run]), missing_from_qrels=ids_text(ids[in_run & ~in_qrels]),
-                  ranking=ranking)
-    return Batch.from_cells(grades, **fields) if judged is None else Batch(grades=grades, judged=judged, **fields)
+def _kept_depth(per_query:np.ndarray, depth:int|None)->np.ndarray:
+    "The documents each query keeps: all it retrieves, or its top `depth` (trec_eval's -M)."
+    return per_query if depth is None else np.minimum(per_query, depth)
+
+def _batch_fields(ranking, ids, qq, rel_of, per_query, keep, in_qrels, **how)->dict:
+    """Every field of the `Batch` of the kept queries but its grades (given as matrices, or as the judged cells): ids,
+    depths, the judgements (codes `qq`, grades `rel_of`), what was left out, and the `ranking`."""
+    in_run = per_query > 0
+    ideal = _ideal_matrix((np.cumsum(keep) - 1)[qq[keep[qq]]], rel_of[keep[qq]], int(keep.sum()))
+    return dict(qids=ids_text(ids[keep]), n_ret=_kept_depth(per_query, how['depth'])[keep], ideal=ideal,
+                n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep], rel=how['rel'], ties=how['ties'],
+                queries=how['queries'], depth_cut=how['depth'], missing_from_run=ids_text(ids[in_qrels & ~in_run]),
+                missing_from_qrels=ids_text(ids[in_run & ~in_qrels]), ranking=ranking)
 
 def _warn_dropped(b:Batch):
     "Warn (`QueryMismatchWarning`, with the batch's report) when queries of the run or the qrels are left out."

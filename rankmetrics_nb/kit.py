@@ -11,9 +11,9 @@ import numpy as np
 # %% auto #0
 __all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups',
            'tie_groups', 'refuse_expected', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k',
-           'check_rel', 'label_matrix', 'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel',
-           'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting',
-           'apply_preset']
+           'check_rel', 'label_matrix', 'judged_cells', 'cells_or_matrix', 'top_k', 'as_result', 'per_query',
+           'check_n_rel', 'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean',
+           'same_setting', 'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -333,13 +333,16 @@ def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D arra
         raise EvalInputError(f"labels row {r}: NaN at rank {c + 1} is followed by a grade; NaN may only pad the end of a list")
     return m, single
 
+def judged_cells(labels, # what a metric was given
+                )->tuple|None:
+    "A batch's judged cells (rows, ranks from 0, grades; row by row in rank order) when it carries them and no tie groups; else None."
+    return labels.cells if isinstance(labels, Batch) and labels.cells is not None and labels.tie_groups is None else None
+
 def cells_or_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                    )->tuple:
-    """What a metric reads, as `(cells, m, shape, single)`: a batch's judged `cells` (rows, ranks from 0, grades; row by
-    row in rank order) when it carries them and no tie groups, with `m` None (its matrices are never laid out); else no
-    cells and the matrix of `label_matrix`."""
-    if isinstance(labels, Batch) and labels.cells is not None and labels.tie_groups is None:
-        return labels.cells, None, (len(labels), labels.depth), False
+    """What a metric reads, as `(cells, m, shape, single)`: the `judged_cells` when there are any such, with `m` None (the
+    batch's matrices are never laid out); else no cells and the matrix of `label_matrix`."""
+    if (cells := judged_cells(labels)) is not None: return cells, None, (len(labels), labels.depth), False
     m, single = label_matrix(labels)
     return None, m, m.shape, single
 

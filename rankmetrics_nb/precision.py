@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, label_matrix, check_k, check_number, check_n_rel, as_result, safe_ratio,
-                                tie_groups, cells_or_matrix, hit_cells)
+                                tie_groups, judged_cells, hit_cells)
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision']
@@ -28,12 +28,10 @@ def _found(hit:np.ndarray, k:int|None)->np.ndarray:
 def _counted(labels, rel, k:int|None)->tuple|None:
     """Per row, the relevant documents in the top `k` and in the whole list, counted from the judged cells of a batch that
     carries them (its matrices are never laid out); None for anything else, whose label matrix is counted."""
-    if not isinstance(labels, Batch): return None
-    cells, _, (n, _), _ = cells_or_matrix(labels)
-    if cells is None: return None
+    if (cells := judged_cells(labels)) is None: return None
     rows, cols = hit_cells(cells, None, _checked_rel(rel))
     k = check_k(k)
-    return np.bincount(rows if k is None else rows[cols < k], minlength=n), np.bincount(rows, minlength=n)
+    return np.bincount(rows if k is None else rows[cols < k], minlength=len(labels)), np.bincount(rows, minlength=len(labels))
 
 
 # %% ../nbs/02_precision.ipynb #115e229a

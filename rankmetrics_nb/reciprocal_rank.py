@@ -53,7 +53,7 @@ def _first_listed(labels, # a batch that carries its judged cells
         hit = (g == top) & (top >= rel)
     if (k := check_k(k)) is not None: hit &= cols < k
     rows, cols = rows[hit], cols[hit]
-    first = np.r_[True, rows[1:] != rows[:-1]] if len(rows) else np.zeros(0, bool)   # each row's first target
+    first = np.diff(rows, prepend=-1) != 0                        # each row's first target (rows ascend)
     out = np.zeros(len(labels), np.int64)
     out[rows[first]] = cols[first] + 1
     return out

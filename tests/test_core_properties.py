@@ -1,10 +1,13 @@
 """The join against a naive pure-Python reference, on inputs hypothesis generates (seeded through
-the hypothesis database: no unseeded randomness), and the tie order against pytrec_eval."""
+the hypothesis database: no unseeded randomness), the tie order against pytrec_eval, and the measures on a batch of
+judged cells against the same batch laid out."""
 import warnings
+from dataclasses import replace
 import numpy as np
 import pytest
 from hypothesis import given, settings, assume, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
+from rankmetrics_nb import REGISTRY, parse_measure, EvalInputError, ndcg, dcg, cumulative_gain
 from rankmetrics_nb import joins
 from rankmetrics_nb.joins import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
 
@@ -151,12 +154,9 @@ def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
 # same batch with its matrices laid out; every other registered measure lays the matrices out and must agree too.
 CELL_MEASURES = ['P@1', 'P@3', 'P', 'P(adaptive_k=true)@5', 'P(rel=2)@2', 'R@2', 'R', 'R(rel=3)', 'AP', 'AP@2', 'AP(rel=2)',
                  'AP(denominator=retrieved)@3', 'AP(denominator=min_n_rel_k)@2', 'RR', 'RR@2', 'RR(by=most_relevant)',
-                 'RR(rel=2)@3', 'nDCG', 'nDCG@3', 'nDCG(gain=exp)@2', 'nDCG(gains={0:1,2:5})', 'nDCG(discount=jk,base=3)', 'DCG@4', 'DCG(gain=exp)', 'map_cut_5', 'P_5',
-                 'recall_10', 'ndcg_cut_3', 'recip_rank']
+                 'RR(rel=2)@3', 'nDCG', 'nDCG@3', 'nDCG(gain=exp)@2', 'nDCG(gains={0:1,2:5})', 'nDCG(discount=jk,base=3)',
+                 'DCG@4', 'DCG(gain=exp)', 'map_cut_5', 'P_5', 'recall_10', 'ndcg_cut_3', 'recip_rank']
 LAID_OUT = ['nDCG(ideal=returned)@3', 'nDCG(ideal=returned_top_k)@2', 'F@3', 'Rprec', 'Success@2', 'Judged@3']   # read the matrices
-from dataclasses import replace
-from rankmetrics_nb import REGISTRY, parse_measure, EvalInputError, ndcg, dcg, cumulative_gain
-
 def _every_batch_measure():
     for name, d in REGISTRY.items():
         if d.needs != 'batch': continue
