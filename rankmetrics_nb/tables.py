@@ -13,7 +13,8 @@ from .kit import EvalInputError
 __all__ = ['Cell', 'number_text', 'best_marks', 'win_tie_loss', 'ResultTable', 'table_html', 'table_markdown', 'latex_escape',
            'table_latex', 'table_text', 'records_table', 'means_table', 'run_letters', 'significance_letters',
            'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html', 'comparison_html',
-           'grid_table', 'diversity_caption', 'diversity_html', 'trec_eval_table', 'trec_eval_html', 'evaluation_html']
+           'grid_table', 'diversity_caption', 'diversity_grid', 'diversity_html', 'trec_eval_table', 'trec_eval_html',
+           'evaluation_html']
 
 # %% ../nbs/00d_tables.ipynb #7e324dea
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ def grid_table(names:list, # measure names, some written `name@k`
     cell = lambda r, k: Cell(number_text(at[(r, k)], digits)) if (r, k) in at else Cell('')
     return ResultTable(['measure'] + [k or 'all ranks' for k in cols], [[r] + [cell(r, k) for k in cols] for r in rows], caption)
 
-# %% ../nbs/00d_tables.ipynb #8ee39f65
+# %% ../nbs/00d_tables.ipynb #f96ae320
 def diversity_caption(t, # a `DiversityTable`
                      )->str:
     "What ndeval's table shows: the run, the topics the means divide by, the settings."
@@ -286,22 +287,27 @@ def diversity_caption(t, # a `DiversityTable`
     return (f"Run {t.runid}: means over {t.n_averaged} topics ({t.preset} conventions: α = {s['alpha']}, β = {s['beta']}, "
             f"ties '{s['ties']}', queries '{s['queries']}')")
 
+def diversity_grid(t, # a `DiversityTable`
+                   digits:int=4, # decimals
+                  )->ResultTable:
+    "ndeval's means as a grid: one row per measure, one column per cutoff."
+    return grid_table(t.measures, [t.mean[m] for m in t.measures], digits, diversity_caption(t))
+
 def diversity_html(t, # a `DiversityTable`
                    max_rows:int=60, # per-topic rows shown
                   )->str:
     "ndeval's table for a notebook: the means as a grid, the per-topic values folded."
-    grid = grid_table(t.measures, [t.mean[m] for m in t.measures], caption=diversity_caption(t))
     recs = [{'topic': q, **dict(zip(t.measures, map(float, v)))} for q, v in zip(t.topics[:max_rows], t.values)]
     more = f' (the first {max_rows}; to_frame() has all {len(t.topics)})' if len(t.topics) > max_rows else ''
-    return grid.to_html() + details_html(f'per topic{more}', records_table(recs).to_html())
+    return diversity_grid(t).to_html() + details_html(f'per topic{more}', records_table(recs).to_html())
 
-# %% ../nbs/00d_tables.ipynb #03b7c094
+# %% ../nbs/00d_tables.ipynb #4ca12b5d
 def trec_eval_table(r, # a `TrecEvalResult`
                     digits:int=4, # decimals
                    )->ResultTable:
     "trec_eval's summary (the `all` lines): one row per printed measure name."
-    rows = [[k, Cell(v, number=False) if isinstance(v, str) else Cell(number_text(v, digits))] for k, v in r.summary.items()]
-    return ResultTable(['measure', 'all'], rows, f'trec_eval {r.version}: run {r.runid!r}, {r.n} queries', notes=list(r.notes))
+    rows = [[k, Cell(number_text(v, digits))] for k, v in r.summary.items() if not isinstance(v, str)]   # the run id: in the caption
+    return ResultTable(['measure', 'all'], rows, f'trec_eval {r.version}: run {r.runid}, {r.n} queries', notes=list(r.notes))
 
 def trec_eval_html(r, # a `TrecEvalResult`
                    max_rows:int=60, # per-query rows shown

@@ -15,6 +15,7 @@ from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
 from .measures import GM_FLOOR
+from .tables import trec_eval_table, trec_eval_html
 from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
 from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
@@ -246,6 +247,17 @@ class TrecEvalResult:
             cols = [c for c in self.columns if c.total is not None]
             out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
         return ''.join(out)
+    def to_frame(self):
+        "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
+        import pandas as pd
+        return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
+    def table(self, digits:int=4, label:str=None):
+        "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
+        t = trec_eval_table(self, digits); t.label = label
+        return t
+    def to_markdown(self, digits:int=4)->str: return self.table(digits).to_markdown()
+    def to_latex(self, digits:int=4, label:str=None)->str: return self.table(digits, label).to_latex()
+    def _repr_html_(self)->str: return trec_eval_html(self)
     def __repr__(self):
         return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self.columns)} measure names)"
 
