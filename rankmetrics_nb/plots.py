@@ -52,7 +52,7 @@ def _panels(n:int, # panels
     for ax in axs.flat[n:]: ax.set_visible(False)
     return fig, list(axs.flat[:n])
 
-# %% ../nbs/17_plots.ipynb #69ac85ce
+# %% ../nbs/17_plots.ipynb #06620a6e
 def _forest_panel(ax, c, m:int):
     "The intervals of measure m, one row per pair."
     y, sig = np.arange(len(c.pairs)), np.asarray(c.significant[:, m], bool)
@@ -63,7 +63,7 @@ def _forest_panel(ax, c, m:int):
     ax.axvline(0, color='k', lw=0.8)
     ax.set_yticks(y, [pair_label(c, p) for p in range(len(c.pairs))])
     ax.set_ylim(len(c.pairs) - 0.5, -0.5)
-    ax.set_title(c.measures[m], fontsize=10); ax.grid(axis='x', alpha=0.3)
+    ax.set_title(c.measures[m], fontsize=10); ax.grid(axis='x', alpha=0.3); ax.locator_params(axis='x', nbins=5)
 
 # %% ../nbs/17_plots.ipynb #6822f9d5
 def forest_plot(c, # a `Comparison`
@@ -137,11 +137,14 @@ def pr_points(names:list, # measure names (any spelling)
     order = np.argsort(recall, kind='stable')
     return recall[order], np.asarray(means, float)[:, np.asarray(cols)[order]]
 
-# %% ../nbs/17_plots.ipynb #95813128
+# %% ../nbs/17_plots.ipynb #050d44db
+_MARKERS = 'osD^vP*Xph'
+
 def _pr_draw(ax, recall, precision, labels):
-    for y, name in zip(precision, labels): ax.plot(recall, y, 'o-', ms=3.5, lw=1.4, label=name)
+    for i, (y, name) in enumerate(zip(precision, labels)):
+        ax.plot(recall, y, '-', marker=_MARKERS[i % len(_MARKERS)], ms=4, lw=1.4, label=name)
     ax.set(xlabel='recall', ylabel='interpolated precision', xlim=(0, 1), ylim=(0, 1.02))
-    ax.grid(alpha=0.3); ax.legend(fontsize=8, loc='lower left')
+    ax.grid(alpha=0.3); ax.legend(fontsize=8, loc='best')
 
 def pr_curves(qrels, # judgements: anything `evaluation` takes
               runs, # {name: run}, or a list of run files (named by file name)

@@ -92,13 +92,14 @@ def _check_shape(t:ResultTable):
     bad = [i for i, r in enumerate(t.rows) if len(r) != len(t.header)]
     if bad: raise EvalInputError(f"row {bad[0]} of the table has {len(t.rows[bad[0]])} cells for {len(t.header)} columns")
 
-# %% ../nbs/00d_tables.ipynb #bdc993fb
+# %% ../nbs/00d_tables.ipynb #3b1b0d0d
 def _html_cell(c:Cell)->str:
     s = html.escape(c.text)
     if c.underline: s = f'<u>{s}</u>'
     if c.bold: s = f'<b>{s}</b>'
     if c.sup: s += f'<sup>{html.escape(c.sup)}</sup>'
-    return f'<td style="text-align:{"right" if c.number else "left"}">{s}</td>'
+    style = 'text-align:right' if c.number else 'text-align:left;white-space:nowrap'     # names stay on one line
+    return f'<td style="{style}">{s}</td>'
 
 def table_html(t:ResultTable, # the table
               )->str:
@@ -137,7 +138,7 @@ def latex_escape(s, # text
     "`s` as LaTeX text: special characters escaped, a few symbols as math."
     return ''.join(_LATEX.get(ch, ch) for ch in str(s))
 
-# %% ../nbs/00d_tables.ipynb #be66af59
+# %% ../nbs/00d_tables.ipynb #8f3e42c3
 def _latex_cell(c:Cell)->str:
     s = latex_escape(c.text)
     if c.underline: s = rf'\underline{{{s}}}'
@@ -153,9 +154,10 @@ def table_latex(t:ResultTable, # the table
     body = [' & '.join(latex_escape(h) for h in t.header) + r' \\', r'\midrule'] + [' & '.join(map(_latex_cell, r)) + r' \\' for r in t.rows]
     tab = [rf'\begin{{tabular}}{{{spec}}}', r'\toprule', *body, r'\bottomrule', r'\end{tabular}']
     if not environment: return '\n'.join(tab)
-    cap = [rf'\caption{{{latex_escape(t.caption)}}}'] if t.caption else []
+    cap = [rf'\caption{{{latex_escape(t.caption)}}}'] if t.caption else []      # above the table, as booktabs advises
     notes = [r'\par\smallskip{\footnotesize ' + '; '.join(map(latex_escape, t.notes)) + '}'] if t.notes else []
-    return '\n'.join([r'\begin{table}[t]', r'\centering', *cap, *([rf'\label{{{t.label}}}'] if t.label else []), *tab, *notes, r'\end{table}'])
+    lab = [rf'\label{{{t.label}}}'] if t.label else []
+    return '\n'.join([r'\begin{table}[t]', r'\centering', *cap, *lab, *([r'\smallskip'] if cap else []), *tab, *notes, r'\end{table}'])
 
 # %% ../nbs/00d_tables.ipynb #71b82773
 def table_text(t:ResultTable, # the table
@@ -279,13 +281,13 @@ def grid_table(names:list, # measure names, some written `name@k`
     cell = lambda r, k: Cell(number_text(at[(r, k)], digits)) if (r, k) in at else Cell('')
     return ResultTable(['measure'] + [k or 'all ranks' for k in cols], [[r] + [cell(r, k) for k in cols] for r in rows], caption)
 
-# %% ../nbs/00d_tables.ipynb #f96ae320
+# %% ../nbs/00d_tables.ipynb #0cd63b4a
 def diversity_caption(t, # a `DiversityTable`
                      )->str:
     "What ndeval's table shows: the run, the topics the means divide by, the settings."
     s = t.settings
     return (f"Run {t.runid}: means over {t.n_averaged} topics ({t.preset} conventions: α = {s['alpha']}, β = {s['beta']}, "
-            f"ties '{s['ties']}', queries '{s['queries']}')")
+            f"ties: {s['ties']}, queries: {s['queries']})")
 
 def diversity_grid(t, # a `DiversityTable`
                    digits:int=4, # decimals
