@@ -12,7 +12,7 @@ from .kit import EvalInputError, QueryMismatchWarning
 from .evaluator import evaluation
 from .joins import prepare_qrels
 from .measures import parse_measure
-from .tables import comparison_table, comparison_html, win_tie_loss
+from .tables import Tabled, comparison_table, comparison_html, win_tie_loss
 from .plots import plot_comparison
 from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
                                           tukey_hsd, adjust_pvalues)
@@ -91,7 +91,7 @@ _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='ran
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
 @dataclass
-class Comparison:
+class Comparison(Tabled):
     "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
     runs: list              # run names, in the order given
     measures: list          # measure names, as passed
@@ -175,14 +175,10 @@ class Comparison:
              ):
         "The means as a `tables.ResultTable`: best per measure in bold, significance as superscript letters, a caption."
         return comparison_table(self, digits, second, against, caption, label, _TEST_NAMES[self.test])
-    def to_markdown(self, **kwargs)->str: "The table in Markdown (`table`'s options)."; return self.table(**kwargs).to_markdown()
-    def to_latex(self, **kwargs)->str: "The table in LaTeX with booktabs (`table`'s options)."; return self.table(**kwargs).to_latex()
-    def to_html(self, **kwargs)->str: "The table in HTML (`table`'s options)."; return self.table(**kwargs).to_html()
     def win_tie_loss(self, tol:float=0.0)->np.ndarray:
         "(pairs x measures x 3): the queries run b of each pair wins, ties (within tol) and loses against run a."
         return win_tie_loss(self.values, self.pairs, tol)
     def _repr_html_(self)->str: return comparison_html(self, _TEST_NAMES[self.test])
-    def _repr_markdown_(self)->str: return self.to_markdown()
 
     def rows(self)->list:
         "One dict per (pair, measure): the runs, means, difference, statistic, p-values, interval, effect size."

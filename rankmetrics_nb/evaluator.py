@@ -11,13 +11,13 @@ from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatc
 from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 from .conventions import apply_conventions, apply_empty
-from .tables import means_table, evaluation_html
+from .tables import Tabled, means_table, evaluation_html
 
 # %% auto #0
 __all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate']
 
 # %% ../nbs/10_evaluate.ipynb #a4292fa2
-class PerQueryValues:
+class PerQueryValues(Tabled):
     "What every table of per-query values of named measures offers (`keys`, `measures`, `qids`, `values`, the missing queries)."
     @property
     def skipped(self)->int:
@@ -48,10 +48,7 @@ class PerQueryValues:
         "The means as a `tables.ResultTable`: one row per measure with its query counts; the report as caption and notes."
         t = means_table(self, digits); t.label = label
         return t
-    def to_markdown(self, digits:int=4)->str: return self.table(digits).to_markdown()
-    def to_latex(self, digits:int=4, label:str=None)->str: return self.table(digits, label).to_latex()
     def _repr_html_(self)->str: return evaluation_html(self)
-    def _repr_markdown_(self)->str: return self.to_markdown()
 
 @dataclass(eq=False)
 class Evaluation(PerQueryValues):

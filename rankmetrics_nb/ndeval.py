@@ -11,7 +11,7 @@ from .kit import EvalInputError, QueryMismatchWarning, Mean, SubtopicBatch, chec
 from .reader import read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .joins import join_subtopics
-from .tables import diversity_grid, diversity_html
+from .tables import Tabled, diversity_grid, diversity_html
 from .diversity import check_alpha, check_beta, err_ia, nerr_ia, alpha_dcg, alpha_ndcg, nrbp, nnrbp, map_ia, p_ia, strec
 
 # %% auto #0
@@ -67,7 +67,7 @@ def _ndeval_inputs(qrels, run, ties:str)->tuple:
 
 # %% ../nbs/07a_ndeval.ipynb #c009b80d
 @dataclass(eq=False)
-class DiversityTable:
+class DiversityTable(Tabled):
     "Per-topic values of the diversity measures, and their means, laid out as ndeval prints them."
     runid: str # the run's tag (its first line's sixth column), which ndeval prints in every row
     topics: list # the run's topics, in numeric order: one row each
@@ -95,8 +95,6 @@ class DiversityTable:
         "The means as a `tables.ResultTable`: a grid with one row per measure and one column per cutoff."
         t = diversity_grid(self, digits); t.label = label
         return t
-    def to_markdown(self, digits:int=4)->str: return self.table(digits).to_markdown()
-    def to_latex(self, digits:int=4, label:str=None)->str: return self.table(digits, label).to_latex()
     def _repr_html_(self)->str: return diversity_html(self)
     def __repr__(self):
         return f"DiversityTable({self.runid}: {len(self.topics)} topics × {len(self.measures)} measures, preset {self.preset!r}, mean over {self.n_averaged})"

@@ -14,16 +14,18 @@ from .evaluator import evaluation
 __all__ = ['PLOTS', 'measure_indices', 'pair_label', 'forest_plot', 'differences_plot', 'distribution_plot', 'pr_measures',
            'pr_points', 'pr_curves', 'comparison_pr_curves', 'plot_comparison']
 
-# %% ../nbs/17_plots.ipynb #f7ccb0d1
+# %% ../nbs/17_plots.ipynb #7ed177eb
 def measure_indices(c, # a `Comparison` (or anything with `measures`)
                     measure=None, # None: every measure; a name (any spelling of it), an index, or a list of them
                    )->list:
     "The column indices of the measures asked for, checked."
-    names = list(c.measures)
-    items = range(len(names)) if measure is None else ([measure] if isinstance(measure, (str, int, np.integer)) else measure)
-    return [_measure_index(names, x) for x in items]
+    one = isinstance(measure, (str, int, np.integer))
+    items = range(len(c.measures)) if measure is None else ([measure] if one else measure)
+    return [_measure_index(list(c.measures), x) for x in items]
 
+# %% ../nbs/17_plots.ipynb #0d183ae7
 def _measure_index(names:list, x)->int:
+    "The index of measure `x` (an index, a name, or another spelling of a name) among `names`."
     if isinstance(x, (int, np.integer)) and -len(names) <= x < len(names): return int(x) % len(names)
     if isinstance(x, str) and x in names: return names.index(x)
     if isinstance(x, str):
@@ -31,7 +33,7 @@ def _measure_index(names:list, x)->int:
         if canonical(x) in canon: return canon.index(canonical(x))
     raise EvalInputError(f"measure {x!r} is not among the compared measures: {', '.join(names)}")
 
-# %% ../nbs/17_plots.ipynb #130f7bea
+# %% ../nbs/17_plots.ipynb #7426b5fe
 def pair_label(c, # a `Comparison`
                p:int, # the pair's index in `c.pairs`
               )->str:
@@ -39,6 +41,7 @@ def pair_label(c, # a `Comparison`
     a, b = c.pairs[p]
     return f'{c.runs[b]} − {c.runs[a]}'
 
+# %% ../nbs/17_plots.ipynb #ba2a7885
 def _panels(n:int, # panels
             width:float, height:float, # inches of one panel
             cols:int=3, # panels per row at most
@@ -47,25 +50,24 @@ def _panels(n:int, # panels
     "A figure with `n` panels sharing their y axis, in rows of at most `cols`: (figure, list of axes)."
     import matplotlib.pyplot as plt
     ncols = max(1, min(n, cols)); nrows = -(-n // ncols)
-    fig, axs = plt.subplots(nrows, ncols, figsize=(left + width * ncols, height * nrows), squeeze=False, sharey=True,
-                            layout='constrained')
+    size = (left + width * ncols, height * nrows)
+    fig, axs = plt.subplots(nrows, ncols, figsize=size, squeeze=False, sharey=True, layout='constrained')
     for ax in axs.flat[n:]: ax.set_visible(False)
     return fig, list(axs.flat[:n])
 
-# %% ../nbs/17_plots.ipynb #06620a6e
+# %% ../nbs/17_plots.ipynb #70def4ae
 def _forest_panel(ax, c, m:int):
     "The intervals of measure m, one row per pair."
     y, sig = np.arange(len(c.pairs)), np.asarray(c.significant[:, m], bool)
     d, lo, hi = c.diff[:, m], c.ci_low[:, m], c.ci_high[:, m]
-    for keep, colour in ((sig, 'tab:blue'), (~sig, 'tab:gray')):
-        if keep.any():
-            ax.errorbar(d[keep], y[keep], xerr=[d[keep] - lo[keep], hi[keep] - d[keep]], fmt='o', ms=4, capsize=3, color=colour)
+    for k, colour in ((sig, 'tab:blue'), (~sig, 'tab:gray')):
+        if k.any(): ax.errorbar(d[k], y[k], xerr=[d[k] - lo[k], hi[k] - d[k]], fmt='o', ms=4, capsize=3, color=colour)
     ax.axvline(0, color='k', lw=0.8)
     ax.set_yticks(y, [pair_label(c, p) for p in range(len(c.pairs))])
     ax.set_ylim(len(c.pairs) - 0.5, -0.5)
     ax.set_title(c.measures[m], fontsize=10); ax.grid(axis='x', alpha=0.3); ax.locator_params(axis='x', nbins=5)
 
-# %% ../nbs/17_plots.ipynb #6822f9d5
+# %% ../nbs/17_plots.ipynb #b27ad17e
 def forest_plot(c, # a `Comparison`
                 measure=None, # None: every measure; a name, an index or a list of them
                 ax=None, # draw one measure on this axes; None: a new figure, one panel per measure
@@ -73,15 +75,25 @@ def forest_plot(c, # a `Comparison`
                ):
     "Mean differences with their intervals: one panel per measure, one row per pair; returns the figure."
     ms = measure_indices(c, measure)
-    if ax is not None and len(ms) != 1: raise EvalInputError(f"ax= draws one measure; {len(ms)} were asked for (pass measure=)")
+    if ax is not None and len(ms) != 1:
+        raise EvalInputError(f"ax= draws one measure; {len(ms)} were asked for (pass measure=)")
     if ax is not None: _forest_panel(ax, c, ms[0]); return ax.figure
     longest = max(len(pair_label(c, p)) for p in range(len(c.pairs)))
     fig, axs = _panels(len(ms), 2.6, 0.9 + 0.3 * len(c.pairs), cols, left=0.4 + 0.075 * longest)
     for a, m in zip(axs, ms): _forest_panel(a, c, m)
-    fig.supxlabel(f'mean difference, {c.confidence:.0%} interval ({c.ci}); blue: significant ({c.correction}, α = {c.alpha})', fontsize=9)
+    sig = f'blue: significant ({c.correction}, α = {c.alpha})'
+    fig.supxlabel(f'mean difference, {c.confidence:.0%} interval ({c.ci}); {sig}', fontsize=9)
     return fig
 
-# %% ../nbs/17_plots.ipynb #01887679
+# %% ../nbs/17_plots.ipynb #3241d2b4
+def _bars(ax, c, d:np.ndarray, order:np.ndarray, max_labels:int):
+    "The sorted differences as bars: blue won, red lost, grey tied; labelled with query ids when few."
+    colour = np.where(d[order] > 0, 'tab:blue', np.where(d[order] < 0, 'tab:red', 'tab:gray'))
+    ax.bar(np.arange(len(d)), d[order], width=0.85, color=colour)
+    if len(d) <= max_labels:
+        ax.set_xticks(np.arange(len(d)), np.asarray(c.qids)[order].astype(str), rotation=90, fontsize=7)
+
+# %% ../nbs/17_plots.ipynb #236d03f8
 def differences_plot(c, # a `Comparison`
                      measure=None, # the measure: a name or an index; None: the first
                      pair:int=0, # the pair's index in `c.pairs`
@@ -90,17 +102,15 @@ def differences_plot(c, # a `Comparison`
                     ):
     "The per-query differences of one pair on one measure, sorted; returns the figure."
     import matplotlib.pyplot as plt
-    m = measure_indices(c, 0 if measure is None else measure)[0]
-    a, b = c.pairs[pair]
+    m, (a, b) = measure_indices(c, 0 if measure is None else measure)[0], c.pairs[pair]
     d = c.values[b, :, m] - c.values[a, :, m]
-    order = np.argsort(-d, kind='stable')
     if ax is None: _, ax = plt.subplots(figsize=(min(14, max(6, 0.16 * len(d))), 3.4), layout='constrained')
-    ax.bar(np.arange(len(d)), d[order], width=0.85, color=np.where(d[order] > 0, 'tab:blue', np.where(d[order] < 0, 'tab:red', 'tab:gray')))
+    _bars(ax, c, d, np.argsort(-d, kind='stable'), max_labels)
     ax.axhline(c.diff[pair, m], color='k', lw=1, label=f'mean {c.diff[pair, m]:+.4f}')
-    ax.axhspan(c.ci_low[pair, m], c.ci_high[pair, m], color='k', alpha=0.12, label=f'{c.confidence:.0%} interval ({c.ci})')
-    if len(d) <= max_labels: ax.set_xticks(np.arange(len(d)), np.asarray(c.qids)[order].astype(str), rotation=90, fontsize=7)
-    w, t, l = int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
-    ax.set(xlabel='queries, by difference', ylabel=f'{c.measures[m]} difference', title=f'{pair_label(c, pair)}: {w} won, {t} tied, {l} lost')
+    band = f'{c.confidence:.0%} interval ({c.ci})'
+    ax.axhspan(c.ci_low[pair, m], c.ci_high[pair, m], color='k', alpha=0.12, label=band)
+    title = f'{pair_label(c, pair)}: {(d > 0).sum()} won, {(d == 0).sum()} tied, {(d < 0).sum()} lost'
+    ax.set(xlabel='queries, by difference', ylabel=f'{c.measures[m]} difference', title=title)
     ax.legend(loc='upper right', fontsize=8)
     return ax.figure
 
@@ -119,25 +129,29 @@ def distribution_plot(c, # a `Comparison`
     fig.supylabel(f'value per query ({len(c.qids)} queries)', fontsize=9)
     return fig
 
-# %% ../nbs/17_plots.ipynb #56d567a1
+# %% ../nbs/17_plots.ipynb #85c716ae
 def pr_measures(levels:int=11, # recall levels, evenly spaced from 0 to 1
                )->list:
     "The measure names of the interpolated precision at `levels` recall levels: IPrec@0.0 ... IPrec@1.0."
-    if not isinstance(levels, (int, np.integer)) or levels < 2: raise EvalInputError(f"levels must be a whole number >= 2, not {levels!r}")
+    if not isinstance(levels, (int, np.integer)) or levels < 2:
+        raise EvalInputError(f"levels must be a whole number >= 2, not {levels!r}")
     return [f'IPrec@{r:.{2 if levels > 11 else 1}f}' for r in np.linspace(0, 1, levels)]
 
+# %% ../nbs/17_plots.ipynb #957c6a3a
 def pr_points(names:list, # measure names (any spelling)
               means, # (runs × measures) their means
              )->tuple:
     "(recall levels, (runs × levels) precision) from the IPrec columns among `names`, by recall."
     ms = [parse_measure(n) for n in names]
     cols = [j for j, m in enumerate(ms) if m.name == 'IPrec']
-    if len(cols) < 2: raise EvalInputError(f"a precision-recall curve needs IPrec at two recall levels or more (pr_measures()); got {', '.join(map(str, names))}")
+    if len(cols) < 2:
+        raise EvalInputError("a precision-recall curve needs IPrec at two recall levels or more (pr_measures()); "
+                             f"got {', '.join(map(str, names))}")
     recall = np.array([dict(ms[j].params)['recall'] for j in cols], float)
     order = np.argsort(recall, kind='stable')
     return recall[order], np.asarray(means, float)[:, np.asarray(cols)[order]]
 
-# %% ../nbs/17_plots.ipynb #050d44db
+# %% ../nbs/17_plots.ipynb #bd58763e
 _MARKERS = 'osD^vP*Xph'
 
 def _pr_draw(ax, recall, precision, labels):
@@ -146,6 +160,7 @@ def _pr_draw(ax, recall, precision, labels):
     ax.set(xlabel='recall', ylabel='interpolated precision', xlim=(0, 1), ylim=(0, 1.02))
     ax.grid(alpha=0.3); ax.legend(fontsize=8, loc='best')
 
+# %% ../nbs/17_plots.ipynb #21abab3c
 def pr_curves(qrels, # judgements: anything `evaluation` takes
               runs, # {name: run}, or a list of run files (named by file name)
               levels:int=11, # recall levels from 0 to 1
@@ -159,7 +174,8 @@ def pr_curves(qrels, # judgements: anything `evaluation` takes
     evs = {n: evaluation(qrels, r, names, **kwargs) for n, r in runs.items()}
     recall, prec = pr_points(names, [[float(v) for v in e.means().values()] for e in evs.values()])
     if ax is None: _, ax = plt.subplots(figsize=(5.2, 4), layout='constrained')
-    _pr_draw(ax, recall, prec, [f"{n} (AP {float(e.means()['AP']):.4f}, {len(e.qids)} queries)" for n, e in evs.items()])
+    label = lambda n, e: f"{n} (AP {float(e.means()['AP']):.4f}, {len(e.qids)} queries)"
+    _pr_draw(ax, recall, prec, [label(n, e) for n, e in evs.items()])
     return ax.figure
 
 # %% ../nbs/17_plots.ipynb #c1aadc4c

@@ -11,47 +11,48 @@ from .kit import EvalInputError
 
 # %% auto #0
 __all__ = ['Cell', 'number_text', 'best_marks', 'win_tie_loss', 'ResultTable', 'table_html', 'table_markdown', 'latex_escape',
-           'table_latex', 'table_text', 'records_table', 'means_table', 'run_letters', 'significance_letters',
+           'table_latex', 'table_text', 'Tabled', 'records_table', 'means_table', 'run_letters', 'significance_letters',
            'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html', 'comparison_html',
-           'grid_table', 'diversity_caption', 'diversity_grid', 'diversity_html', 'trec_eval_table', 'trec_eval_html',
-           'evaluation_html']
+           'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows', 'diversity_html', 'trec_eval_table',
+           'trec_eval_html', 'evaluation_html']
 
-# %% ../nbs/00d_tables.ipynb #7e324dea
+# %% ../nbs/00d_tables.ipynb #c2b9d92e
 @dataclass(frozen=True)
 class Cell:
     "One cell of a result table: the text printed and its marks."
     text: str # the value as printed
     bold: bool = False # the best value of its column
     underline: bool = False # the second best value of its column
-    sup: str = '' # a superscript: the letters of the runs this one is significantly better than
+    sup: str = '' # a superscript: the letters of the runs it is significantly better than
     number: bool = True # a number (right-aligned), not a name
 
-# %% ../nbs/00d_tables.ipynb #2c9626dc
+# %% ../nbs/00d_tables.ipynb #d8d9e48a
 def number_text(v, # a number (int, float, `Mean`, numpy scalar, bool) or None
                 digits:int=4, # decimals of a float
                )->str:
-    "How a table prints a number: ints as they are, floats with `digits` decimals (tiny ones in e-notation), NaN and None as '–'."
+    "A number as a table prints it: ints as they are, floats with `digits` decimals, NaN and None as '–'."
     if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)): return '–'
     if isinstance(v, (bool, np.bool_)): return 'yes' if v else 'no'
     if isinstance(v, (int, np.integer)): return str(int(v))
     if v != 0 and abs(v) < 0.5 * 10 ** -digits: return f'{float(v):.1e}'
     return f'{float(v):.{digits}f}'
 
-# %% ../nbs/00d_tables.ipynb #da316977
+# %% ../nbs/00d_tables.ipynb #b7897ec0
 def _printed(values, digits:int)->np.ndarray:
-    "The values as the table prints them (rounded as `number_text` rounds), as floats."
-    return np.vectorize(lambda x: float(f'{x:.{digits}f}') if np.isfinite(x) else np.nan, otypes=[float])(values)
+    "The values as the table prints them (rounded as `number_text` rounds), as floats; NaN and inf as NaN."
+    as_printed = lambda x: float(f'{x:.{digits}f}') if np.isfinite(x) else np.nan
+    return np.vectorize(as_printed, otypes=[float])(values)
 
+# %% ../nbs/00d_tables.ipynb #0fb7b188
 def best_marks(values, # (rows × columns) the numbers a table prints
                digits:int=4, # their printed decimals: values that print the same tie for a place
-               higher=True, # a larger value is better: one flag for all columns or one per column (None: not ranked)
+               higher=True, # a larger value is better: one flag, or one per column (None: not ranked)
               )->tuple:
     "Boolean (rows × columns) masks of the best and the second-best value of each column, as printed."
     v = np.asarray(values, float)
     flags = np.broadcast_to(np.array(higher, dtype=object), v.shape[1:])
     sign = np.array([np.nan if h is None else (1.0 if h else -1.0) for h in flags], float)
-    v = _printed(v, digits) * sign if v.size else v
-    v = np.where(np.isnan(v), -np.inf, v)
+    v = np.nan_to_num(_printed(v, digits) * sign if v.size else v, nan=-np.inf)
     top = v.max(0, initial=-np.inf)
     second = np.where(v < top, v, -np.inf).max(0, initial=-np.inf)
     return (v == top) & (v > -np.inf), (v == second) & (v > -np.inf)
@@ -66,16 +67,16 @@ def win_tie_loss(values, # (runs × queries × measures) per-query values
     d = np.asarray(values, float)[b] - np.asarray(values, float)[a]
     return np.stack([(d > tol).sum(1), (np.abs(d) <= tol).sum(1), (d < -tol).sum(1)], axis=-1)
 
-# %% ../nbs/00d_tables.ipynb #e89adccb
+# %% ../nbs/00d_tables.ipynb #19c2ffe8
 @dataclass
 class ResultTable:
-    "A table of results with marked cells, a caption, a label and notes; rendered as HTML, Markdown, LaTeX or text."
+    "A table of results with marked cells, a caption, a label and notes, in HTML, Markdown, LaTeX or text."
     header: list # the column titles
     rows: list # one list of `Cell`s per row (a string is a name: a left-aligned cell without marks)
     caption: str = '' # what the table shows: runs, queries, test, correction, alpha, the marks
     label: str = None # the LaTeX label, e.g. 'tab:main'
     notes: list = field(default_factory=list) # lines under the table (queries left out, ...)
-    def __post_init__(self): self.rows = [[c if isinstance(c, Cell) else Cell(str(c), number=False) for c in r] for r in self.rows]
+    def __post_init__(self): self.rows = [[_as_cell(c) for c in r] for r in self.rows]
     def to_html(self)->str: return table_html(self)
     def to_markdown(self)->str: return table_markdown(self)
     def to_latex(self, environment:bool=True)->str: return table_latex(self, environment)
@@ -83,42 +84,52 @@ class ResultTable:
     def _repr_html_(self)->str: return self.to_html()
     def __str__(self)->str: return self.to_text()
 
-# %% ../nbs/00d_tables.ipynb #a344989a
+# %% ../nbs/00d_tables.ipynb #2b1e613f
+def _as_cell(c)->Cell: return c if isinstance(c, Cell) else Cell(str(c), number=False)
+
 def _number_columns(t:ResultTable)->list:
     "Whether each column holds numbers (right-aligned): every body cell of it is a number."
     return [all(r[j].number for r in t.rows) and bool(t.rows) for j in range(len(t.header))]
 
+# %% ../nbs/00d_tables.ipynb #26d504b1
 def _check_shape(t:ResultTable):
+    "Every row has one cell per column, or a clear error."
     bad = [i for i, r in enumerate(t.rows) if len(r) != len(t.header)]
-    if bad: raise EvalInputError(f"row {bad[0]} of the table has {len(t.rows[bad[0]])} cells for {len(t.header)} columns")
+    if bad:
+        raise EvalInputError(f"row {bad[0]} of the table has {len(t.rows[bad[0]])} cells for {len(t.header)} columns")
 
-# %% ../nbs/00d_tables.ipynb #3b1b0d0d
+# %% ../nbs/00d_tables.ipynb #7e368a57
 def _html_cell(c:Cell)->str:
+    "A `<td>`: the text escaped, bold, underlined, with its superscript; a name stays on one line."
     s = html.escape(c.text)
     if c.underline: s = f'<u>{s}</u>'
     if c.bold: s = f'<b>{s}</b>'
     if c.sup: s += f'<sup>{html.escape(c.sup)}</sup>'
-    style = 'text-align:right' if c.number else 'text-align:left;white-space:nowrap'     # names stay on one line
+    style = 'text-align:right' if c.number else 'text-align:left;white-space:nowrap'
     return f'<td style="{style}">{s}</td>'
 
+# %% ../nbs/00d_tables.ipynb #23b8ca62
 def table_html(t:ResultTable, # the table
               )->str:
     "The table as HTML: a `<table>` with its caption on top, the notes under it."
     _check_shape(t)
-    head = ''.join(f'<th style="text-align:{"right" if r else "left"}">{html.escape(h)}</th>'
-                   for h, r in zip(t.header, _number_columns(t)))
+    th = lambda h, right: f'<th style="text-align:{"right" if right else "left"}">{html.escape(h)}</th>'
+    head = ''.join(th(h, r) for h, r in zip(t.header, _number_columns(t)))
     body = ''.join('<tr>' + ''.join(map(_html_cell, r)) + '</tr>' for r in t.rows)
     cap = f'<caption style="caption-side:top">{html.escape(t.caption)}</caption>' if t.caption else ''
     notes = ''.join(f'<div class="note">{html.escape(n)}</div>' for n in t.notes)
-    return f'<div class="rankmetrics-table"><table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}</div>'
+    table = f'<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f'<div class="rankmetrics-table">{table}{notes}</div>'
 
-# %% ../nbs/00d_tables.ipynb #d9226363
+# %% ../nbs/00d_tables.ipynb #8c5ac91d
 def _md_cell(c:Cell)->str:
+    "A pipe-table cell: `|` escaped, `**bold**`, `<u>`, `<sup>`."
     s = c.text.replace('|', '\\|')
     if c.underline: s = f'<u>{s}</u>'
     if c.bold: s = f'**{s}**'
     return s + (f'<sup>{c.sup}</sup>' if c.sup else '')
 
+# %% ../nbs/00d_tables.ipynb #30057bba
 def table_markdown(t:ResultTable, # the table
                   )->str:
     "The table as Markdown: a pipe table, then the caption (`Table: ...`) and the notes."
@@ -126,38 +137,47 @@ def table_markdown(t:ResultTable, # the table
     lines = ['| ' + ' | '.join(h.replace('|', '\\|') for h in t.header) + ' |',
              '|' + '|'.join('---:' if r else ':---' for r in _number_columns(t)) + '|']
     lines += ['| ' + ' | '.join(map(_md_cell, r)) + ' |' for r in t.rows]
-    return '\n'.join(lines + ([''] + [f'Table: {t.caption}'] if t.caption else []) + ([''] + t.notes if t.notes else []))
+    after = ([''] + [f'Table: {t.caption}'] if t.caption else []) + ([''] + t.notes if t.notes else [])
+    return '\n'.join(lines + after)
 
-# %% ../nbs/00d_tables.ipynb #81197178
-_LATEX = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', '#': r'\#', '_': r'\_', '{': r'\{', '}': r'\}',
-          '~': r'\textasciitilde{}', '^': r'\textasciicircum{}', 'α': r'$\alpha$', 'β': r'$\beta$', '−': '$-$',
-          '×': r'$\times$', '≤': r'$\le$', '≥': r'$\ge$', '±': r'$\pm$', '–': '--'}
+# %% ../nbs/00d_tables.ipynb #61014185
+_LATEX = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', '#': r'\#', '_': r'\_', '{': r'\{',
+          '}': r'\}', '~': r'\textasciitilde{}', '^': r'\textasciicircum{}', 'α': r'$\alpha$', 'β': r'$\beta$',
+          '−': '$-$', '×': r'$\times$', '≤': r'$\le$', '≥': r'$\ge$', '±': r'$\pm$', '–': '--'}
 
 def latex_escape(s, # text
                 )->str:
     "`s` as LaTeX text: special characters escaped, a few symbols as math."
     return ''.join(_LATEX.get(ch, ch) for ch in str(s))
 
-# %% ../nbs/00d_tables.ipynb #8f3e42c3
+# %% ../nbs/00d_tables.ipynb #7d6cc0d5
 def _latex_cell(c:Cell)->str:
+    "A tabular cell: the text escaped, in bold, underlined, with its superscript."
     s = latex_escape(c.text)
     if c.underline: s = rf'\underline{{{s}}}'
     if c.bold: s = rf'\textbf{{{s}}}'
     return s + (rf'\textsuperscript{{{latex_escape(c.sup)}}}' if c.sup else '')
 
+# %% ../nbs/00d_tables.ipynb #59f47d4a
+def _tabular(t:ResultTable)->list:
+    "The lines of the `tabular`: booktabs rules, the header, the rows."
+    spec = ''.join('r' if r else 'l' for r in _number_columns(t))
+    rows = [' & '.join(map(_latex_cell, r)) + r' \\' for r in t.rows]
+    head = ' & '.join(latex_escape(h) for h in t.header) + r' \\'
+    return [rf'\begin{{tabular}}{{{spec}}}', r'\toprule', head, r'\midrule', *rows, r'\bottomrule', r'\end{tabular}']
+
+# %% ../nbs/00d_tables.ipynb #04e0d50d
 def table_latex(t:ResultTable, # the table
                 environment:bool=True, # a floating `table` with caption and label; False: the `tabular` only
                )->str:
-    "The table as LaTeX with booktabs rules, the caption above it and its label."
+    "The table as LaTeX with booktabs rules, the caption above it (as booktabs advises) and its label."
     _check_shape(t)
-    spec = ''.join('r' if r else 'l' for r in _number_columns(t))
-    body = [' & '.join(latex_escape(h) for h in t.header) + r' \\', r'\midrule'] + [' & '.join(map(_latex_cell, r)) + r' \\' for r in t.rows]
-    tab = [rf'\begin{{tabular}}{{{spec}}}', r'\toprule', *body, r'\bottomrule', r'\end{tabular}']
-    if not environment: return '\n'.join(tab)
-    cap = [rf'\caption{{{latex_escape(t.caption)}}}'] if t.caption else []      # above the table, as booktabs advises
-    notes = [r'\par\smallskip{\footnotesize ' + '; '.join(map(latex_escape, t.notes)) + '}'] if t.notes else []
+    if not environment: return '\n'.join(_tabular(t))
+    cap = [rf'\caption{{{latex_escape(t.caption)}}}'] if t.caption else []
     lab = [rf'\label{{{t.label}}}'] if t.label else []
-    return '\n'.join([r'\begin{table}[t]', r'\centering', *cap, *lab, *([r'\smallskip'] if cap else []), *tab, *notes, r'\end{table}'])
+    notes = [r'\par\smallskip{\footnotesize ' + '; '.join(map(latex_escape, t.notes)) + '}'] if t.notes else []
+    skip = [r'\smallskip'] if cap else []
+    return '\n'.join([r'\begin{table}[t]', r'\centering', *cap, *lab, *skip, *_tabular(t), *notes, r'\end{table}'])
 
 # %% ../nbs/00d_tables.ipynb #71b82773
 def table_text(t:ResultTable, # the table
@@ -170,6 +190,15 @@ def table_text(t:ResultTable, # the table
     return '\n'.join(([t.caption] if t.caption else []) + [line(rows[0]), '  '.join('-' * x for x in w)]
                      + [line(r) for r in rows[1:]] + t.notes)
 
+# %% ../nbs/00d_tables.ipynb #14c370f7
+class Tabled:
+    "What a result with a `table()` method offers: Markdown, LaTeX and HTML, and its display in a notebook."
+    def to_markdown(self, **kwargs)->str: "`table(**kwargs)` in Markdown."; return self.table(**kwargs).to_markdown()
+    def to_latex(self, **kwargs)->str: "`table(**kwargs)` in LaTeX (booktabs)."; return self.table(**kwargs).to_latex()
+    def to_html(self, **kwargs)->str: "`table(**kwargs)` in HTML."; return self.table(**kwargs).to_html()
+    def _repr_html_(self)->str: return self.to_html()
+    def _repr_markdown_(self)->str: return self.to_markdown()
+
 # %% ../nbs/00d_tables.ipynb #18a2f425
 def records_table(records:list, # dicts, one per row; the keys of the first are the columns
                   digits:int=4, # decimals of the floats
@@ -181,46 +210,51 @@ def records_table(records:list, # dicts, one per row; the keys of the first are 
     cell = lambda v: Cell(number_text(v, digits)) if num(v) else Cell(str(v), number=False)
     return ResultTable(cols, [[cell(r.get(k)) for k in cols] for r in records], caption)
 
-# %% ../nbs/00d_tables.ipynb #c5c71a1a
+# %% ../nbs/00d_tables.ipynb #fa2848fb
 def means_table(e, # an `Evaluation` (or a result with `keys`, `qids`, `means()` and `report()`)
                 digits:int=4, # decimals of the means
                )->ResultTable:
-    "One row per measure: its mean (or count), the queries it averages and those it leaves out; the report as caption and notes."
-    rows = [[k, Cell(number_text(v, digits)), Cell(str(getattr(v, 'n', len(e.qids)))), Cell(str(getattr(v, 'skipped', 0)))]
+    "One row per measure: its mean (or count), the queries it averages and leaves out; the report as caption."
+    count = lambda v, name, default: Cell(str(getattr(v, name, default)))
+    rows = [[k, Cell(number_text(v, digits)), count(v, 'n', len(e.qids)), count(v, 'skipped', 0)]
             for k, v in e.means().items()]
     report = e.report().splitlines()
     return ResultTable(['measure', 'value', 'queries', 'left out'], rows, report[0], notes=report[1:])
 
-# %% ../nbs/00d_tables.ipynb #f6b6c395
-_CORRECTION_NAMES = dict(holm='Holm correction', bonferroni='Bonferroni correction', bh='Benjamini-Hochberg correction',
-                         none='no correction')
-
+# %% ../nbs/00d_tables.ipynb #5298e41c
 def run_letters(n:int, # how many runs
                )->list:
     "The letters that name runs in a table: a, b, ..., z, then 26, 27, ..."
     return [chr(ord('a') + i) if i < 26 else str(i) for i in range(n)]
 
+# %% ../nbs/00d_tables.ipynb #6619e4b0
 def significance_letters(c, # a `Comparison`
-                         against:str=None, # keep only the differences with this run (a baseline); None: every pair compared
+                         against:str=None, # only the differences with this run (a baseline); None: every pair
                         )->list:
     "[run][measure] the letters of the runs each run is significantly better than."
-    L, keep = run_letters(len(c.runs)), lambda i, o: against is None or against in (c.runs[i], c.runs[o])
-    return [[''.join(L[o] for o in c.better(i, m) if keep(i, o)) for m in range(len(c.measures))] for i in range(len(c.runs))]
+    L = run_letters(len(c.runs))
+    keep = lambda i, o: against is None or against in (c.runs[i], c.runs[o])
+    better = lambda i, m: ''.join(L[o] for o in c.better(i, m) if keep(i, o))
+    return [[better(i, m) for m in range(len(c.measures))] for i in range(len(c.runs))]
 
-# %% ../nbs/00d_tables.ipynb #3cd2b73a
+# %% ../nbs/00d_tables.ipynb #ce249aba
+_CORRECTIONS = dict(holm='Holm correction', bonferroni='Bonferroni correction', bh='Benjamini-Hochberg correction',
+                    none='no correction')
+
 def comparison_caption(c, # a `Comparison`
                        test_name:str=None, # the test's name as a reader knows it; None: its code in `c.test`
                        against:str=None, second:bool=False, # as in `comparison_table`
                       )->str:
     "What a comparison's table shows: runs, queries, test, correction, alpha and what the marks mean."
     qs = 'common to all runs' if c.queries == 'common' else 'of the qrels, missing ones scored 0'
-    corr = _CORRECTION_NAMES.get(c.correction, c.correction) + (' per measure' if c.correction != 'none' else '')
+    corr = _CORRECTIONS.get(c.correction, c.correction) + (' per measure' if c.correction != 'none' else '')
     only = f'; only differences with {against} are marked' if against is not None else ''
-    return (f'Means of {len(c.runs)} runs over {len(c.qids)} queries ({qs}). A superscript letter marks a run significantly '
-            f'better than the run of that letter ({test_name or c.test}, two-sided, {corr}, α = {c.alpha}{only}). '
-            f'Bold: the best value per measure' + ('; underlined: the second best.' if second else '.'))
+    marks = 'Bold: the best value per measure' + ('; underlined: the second best.' if second else '.')
+    return (f'Means of {len(c.runs)} runs over {len(c.qids)} queries ({qs}). A superscript letter marks a run '
+            f'significantly better than the run of that letter ({test_name or c.test}, two-sided, {corr}, '
+            f'α = {c.alpha}{only}). {marks}')
 
-# %% ../nbs/00d_tables.ipynb #2f28bcc6
+# %% ../nbs/00d_tables.ipynb #d1a9713a
 def comparison_table(c, # a `Comparison`
                      digits:int=4, # decimals of the means
                      second:bool=False, # underline the second-best value of each measure
@@ -229,46 +263,52 @@ def comparison_table(c, # a `Comparison`
                      label:str=None, # the LaTeX label
                      test_name:str=None, # the test's name for the caption
                     )->ResultTable:
-    "The means of every run on every measure: the best in bold (second underlined), significance as superscript letters."
-    if against is not None and against not in c.runs: raise EvalInputError(f"against={against!r} is not one of the runs: {', '.join(c.runs)}")
-    best, sec = best_marks(c.means, digits)
-    sup, L = significance_letters(c, against), run_letters(len(c.runs))
-    cell = lambda i, m: Cell(number_text(c.means[i, m], digits), bool(best[i, m]), second and bool(sec[i, m]), sup[i][m])
+    "The means of every run on every measure: best in bold (second underlined), significance as superscript letters."
+    if against is not None and against not in c.runs:
+        raise EvalInputError(f"against={against!r} is not one of the runs: {', '.join(c.runs)}")
+    (best, sec), sup, L = best_marks(c.means, digits), significance_letters(c, against), run_letters(len(c.runs))
+    mark = lambda i, m: dict(bold=bool(best[i, m]), underline=second and bool(sec[i, m]), sup=sup[i][m])
+    cell = lambda i, m: Cell(number_text(c.means[i, m], digits), **mark(i, m))
     rows = [[L[i], r] + [cell(i, m) for m in range(len(c.measures))] for i, r in enumerate(c.runs)]
-    cap = comparison_caption(c, test_name, against, second) if caption is None else caption
     drop = ', '.join(f'{k} {v}' for k, v in c.dropped.items() if v)
-    return ResultTable(['', 'run'] + list(c.measures), rows, cap, label, [f'queries left out (not answered by every run): {drop}'] if drop else [])
+    notes = [f'queries left out (not answered by every run): {drop}'] if drop else []
+    cap = comparison_caption(c, test_name, against, second) if caption is None else caption
+    return ResultTable(['', 'run'] + list(c.measures), rows, cap, label, notes)
 
-# %% ../nbs/00d_tables.ipynb #c5dc9127
+# %% ../nbs/00d_tables.ipynb #0efaa024
 def win_tie_loss_table(c, # a `Comparison`
                        tol:float=0.0, # differences within ±tol are ties
                       )->ResultTable:
     "For each compared pair and measure: the queries the first run of the pair wins, ties and loses (W/T/L)."
     wtl = win_tie_loss(c.values, c.pairs, tol)
-    rows = [[f'{c.runs[b]} vs {c.runs[a]}'] + [Cell('/'.join(map(str, wtl[p, m]))) for m in range(len(c.measures))]
-            for p, (a, b) in enumerate(c.pairs)]
+    cells = lambda p: [Cell('/'.join(map(str, wtl[p, m]))) for m in range(len(c.measures))]
+    rows = [[f'{c.runs[b]} vs {c.runs[a]}'] + cells(p) for p, (a, b) in enumerate(c.pairs)]
     tie = f' within ±{tol}' if tol else ''
     return ResultTable(['pair'] + list(c.measures), rows, f'Queries won / tied{tie} / lost, of {len(c.qids)}')
 
-# %% ../nbs/00d_tables.ipynb #d04aac0c
+# %% ../nbs/00d_tables.ipynb #29259777
 def details_html(summary:str, # the line shown while it is closed
                  inner:str, # the HTML inside
                 )->str:
     "A folded block of HTML (`<details>`)."
     return f'<details><summary>{html.escape(summary)}</summary>{inner}</details>'
 
+# %% ../nbs/00d_tables.ipynb #f6ad462b
 def comparison_html(c, # a `Comparison`
                     test_name:str=None, # the test's name for the caption
                    )->str:
     "A comparison for a notebook: the marked means, wins/ties/losses, and every pair and measure folded."
-    return (comparison_table(c, test_name=test_name).to_html() + win_tie_loss_table(c).to_html()
-            + details_html(f'every pair and measure ({len(c.pairs) * len(c.measures)} rows)', records_table(c.rows()).to_html()))
+    rows = c.rows()
+    pairs = details_html(f'every pair and measure ({len(rows)} rows)', records_table(rows).to_html())
+    return comparison_table(c, test_name=test_name).to_html() + win_tie_loss_table(c).to_html() + pairs
 
-# %% ../nbs/00d_tables.ipynb #1576d782
+# %% ../nbs/00d_tables.ipynb #f2c19434
 def _split_cutoff(name:str)->tuple:
+    "('ERR-IA', '@5') for 'ERR-IA@5'; (name, '') without a cutoff."
     base, at, k = name.rpartition('@')
     return (base, '@' + k) if at else (name, '')
 
+# %% ../nbs/00d_tables.ipynb #171fb0d6
 def grid_table(names:list, # measure names, some written `name@k`
                values, # one value per name
                digits:int=4, # decimals
@@ -279,51 +319,60 @@ def grid_table(names:list, # measure names, some written `name@k`
     rows, cols = list(dict.fromkeys(b for b, _ in split)), list(dict.fromkeys(k for _, k in split))
     at = dict(zip(split, values))
     cell = lambda r, k: Cell(number_text(at[(r, k)], digits)) if (r, k) in at else Cell('')
-    return ResultTable(['measure'] + [k or 'all ranks' for k in cols], [[r] + [cell(r, k) for k in cols] for r in rows], caption)
+    body = [[r] + [cell(r, k) for k in cols] for r in rows]
+    return ResultTable(['measure'] + [k or 'all ranks' for k in cols], body, caption)
 
-# %% ../nbs/00d_tables.ipynb #0cd63b4a
+# %% ../nbs/00d_tables.ipynb #f50c20e7
 def diversity_caption(t, # a `DiversityTable`
                      )->str:
     "What ndeval's table shows: the run, the topics the means divide by, the settings."
     s = t.settings
-    return (f"Run {t.runid}: means over {t.n_averaged} topics ({t.preset} conventions: α = {s['alpha']}, β = {s['beta']}, "
-            f"ties: {s['ties']}, queries: {s['queries']})")
+    return (f"Run {t.runid}: means over {t.n_averaged} topics ({t.preset} conventions: α = {s['alpha']}, "
+            f"β = {s['beta']}, ties: {s['ties']}, queries: {s['queries']})")
 
+# %% ../nbs/00d_tables.ipynb #eab84ba9
 def diversity_grid(t, # a `DiversityTable`
                    digits:int=4, # decimals
                   )->ResultTable:
     "ndeval's means as a grid: one row per measure, one column per cutoff."
     return grid_table(t.measures, [t.mean[m] for m in t.measures], digits, diversity_caption(t))
 
+# %% ../nbs/00d_tables.ipynb #ebd8a030
+def folded_rows(what:str, # 'query', 'topic'
+                ids:list, # the row ids
+                rows, # one record (dict) or row of values per id
+                columns:list=None, # the names of the values, when `rows` holds rows of values
+                max_rows:int=60, # rows shown
+               )->str:
+    "Per-query (or per-topic) values as a folded HTML table, at most `max_rows` of them."
+    record = lambda v: dict(zip(columns, map(float, v))) if columns else v
+    recs = [{what: q, **record(v)} for q, v in zip(ids[:max_rows], rows)]
+    more = f' (the first {max_rows}; to_frame() has all {len(ids)})' if len(ids) > max_rows else ''
+    return details_html(f'per {what}{more}', records_table(recs).to_html())
+
+# %% ../nbs/00d_tables.ipynb #3426f698
 def diversity_html(t, # a `DiversityTable`
-                   max_rows:int=60, # per-topic rows shown
                   )->str:
     "ndeval's table for a notebook: the means as a grid, the per-topic values folded."
-    recs = [{'topic': q, **dict(zip(t.measures, map(float, v)))} for q, v in zip(t.topics[:max_rows], t.values)]
-    more = f' (the first {max_rows}; to_frame() has all {len(t.topics)})' if len(t.topics) > max_rows else ''
-    return diversity_grid(t).to_html() + details_html(f'per topic{more}', records_table(recs).to_html())
+    return diversity_grid(t).to_html() + folded_rows('topic', t.topics, t.values, t.measures)
 
-# %% ../nbs/00d_tables.ipynb #4ca12b5d
+# %% ../nbs/00d_tables.ipynb #95d0b806
 def trec_eval_table(r, # a `TrecEvalResult`
                     digits:int=4, # decimals
                    )->ResultTable:
-    "trec_eval's summary (the `all` lines): one row per printed measure name."
-    rows = [[k, Cell(number_text(v, digits))] for k, v in r.summary.items() if not isinstance(v, str)]   # the run id: in the caption
-    return ResultTable(['measure', 'all'], rows, f'trec_eval {r.version}: run {r.runid}, {r.n} queries', notes=list(r.notes))
+    "trec_eval's summary (the `all` lines): one row per printed measure name; the run id in the caption."
+    rows = [[k, Cell(number_text(v, digits))] for k, v in r.summary.items() if not isinstance(v, str)]
+    caption = f'trec_eval {r.version}: run {r.runid}, {r.n} queries'
+    return ResultTable(['measure', 'all'], rows, caption, notes=list(r.notes))
 
+# %% ../nbs/00d_tables.ipynb #26c15732
 def trec_eval_html(r, # a `TrecEvalResult`
-                   max_rows:int=60, # per-query rows shown
                   )->str:
     "trec_eval's result for a notebook: the summary, the per-query values folded."
-    recs = [{'qid': q, **v} for q, v in list(r.per_query.items())[:max_rows]]
-    more = f' (the first {max_rows}; to_frame() has all {len(r.qids)})' if len(r.qids) > max_rows else ''
-    return trec_eval_table(r).to_html() + details_html(f'per query{more}', records_table(recs).to_html())
+    return trec_eval_table(r).to_html() + folded_rows('query', list(r.per_query), list(r.per_query.values()))
 
-# %% ../nbs/00d_tables.ipynb #bd2aced0
+# %% ../nbs/00d_tables.ipynb #663ad36e
 def evaluation_html(e, # an `Evaluation` (or any result with `keys`, `qids`, `values`, `means()`, `report()`)
-                    max_rows:int=60, # per-query rows shown
                    )->str:
     "An evaluation for a notebook: the means with their query counts, the per-query values folded."
-    recs = [{'qid': q, **dict(zip(e.keys, map(float, v)))} for q, v in zip(e.qids[:max_rows].tolist(), e.values)]
-    more = f' (the first {max_rows}; to_frame() has all {len(e.qids)})' if len(e.qids) > max_rows else ''
-    return means_table(e).to_html() + details_html(f'per query{more}', records_table(recs).to_html())
+    return means_table(e).to_html() + folded_rows('query', e.qids.tolist(), e.values, e.keys)

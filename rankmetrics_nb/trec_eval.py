@@ -15,7 +15,7 @@ from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
 from .measures import GM_FLOOR
-from .tables import trec_eval_table, trec_eval_html
+from .tables import Tabled, trec_eval_table, trec_eval_html
 from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
 from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
@@ -201,7 +201,7 @@ def _lines(cols:list, qids:np.ndarray, values:list, block:int=2048)->str:
 
 # %% ../nbs/12_trec_eval.ipynb #c6ac02b9
 @dataclass(eq=False)
-class TrecEvalResult:
+class TrecEvalResult(Tabled):
     "The numbers of one trec_eval evaluation: per-query values and summaries of every printed measure name."
     columns: list = field(repr=False) # the printed measure names, in print order, each with its values and summary
     qids: np.ndarray # the evaluated queries, in trec_eval's order
@@ -255,8 +255,6 @@ class TrecEvalResult:
         "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
         t = trec_eval_table(self, digits); t.label = label
         return t
-    def to_markdown(self, digits:int=4)->str: return self.table(digits).to_markdown()
-    def to_latex(self, digits:int=4, label:str=None)->str: return self.table(digits, label).to_latex()
     def _repr_html_(self)->str: return trec_eval_html(self)
     def __repr__(self):
         return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self.columns)} measure names)"
