@@ -27,7 +27,9 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex',
            'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
            'dask_evaluation', 'evaluate_runs', 'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected',
-           'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES']
+           'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES',
+           'ResultTable', 'Cell', 'win_tie_loss', 'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves',
+           'pr_measures', 'Store', 'StoredEvaluation', 'Leaderboard', 'StaleResultError']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -52,6 +54,9 @@ from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, cano
                                      judged_only, trec_forms, IR_MEASURES_NOT_HERE, Compat, Accuracy, AUROC, FallOut,
                                      RecallAtFixedPrecision, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG, RBP)
 from .evaluator import evaluate, evaluation, Evaluation, PerQueryValues
+from .tables import ResultTable, Cell, win_tie_loss
+from .plots import forest_plot, differences_plot, distribution_plot, pr_curves, pr_measures
+from .store import Store, StoredEvaluation, Leaderboard, StaleResultError
 from .conventions import CONVENTIONS, Convention, convention, conventions_table, apply_conventions, EMPTY_POLICIES
 from .trec_registry import TrecMeasure
 from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries, SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec
@@ -81,4 +86,6 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
          'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
          'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention',
-         'conventions_table', 'apply_conventions', 'EMPTY_POLICIES']
+         'conventions_table', 'apply_conventions', 'EMPTY_POLICIES', 'ResultTable', 'Cell', 'win_tie_loss',
+         'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves', 'pr_measures', 'Store', 'StoredEvaluation',
+         'Leaderboard', 'StaleResultError']

@@ -12,6 +12,8 @@ from .kit import EvalInputError, QueryMismatchWarning
 from .evaluator import evaluation
 from .joins import prepare_qrels
 from .measures import parse_measure
+from .tables import Tabled, comparison_table, comparison_html, win_tie_loss
+from .plots import plot_comparison
 from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
                                           tukey_hsd, adjust_pvalues)
 
@@ -89,7 +91,7 @@ _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='ran
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
 @dataclass
-class Comparison:
+class Comparison(Tabled):
     "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
     runs: list              # run names, in the order given
     measures: list          # measure names, as passed
@@ -165,21 +167,18 @@ class Comparison:
         line = lambda r: '  '.join(c.ljust(w[j]) for j, c in enumerate(r)).rstrip()
         return '\n'.join([line(rows[0]), '  '.join('-' * x for x in w)] + [line(r) for r in rows[1:]] + [''] + self.notes())
 
-    def to_markdown(self)->str:
-        "The report table in Markdown (superscripts as <sup>)."
-        L, cells = self._letters(), self._cells(lambda v, s: v + (f'<sup>{s}</sup>' if s else ''))
-        head = '| | run | ' + ' | '.join(self.measures) + ' |'
-        body = [f'| {L[i]} | {r} | ' + ' | '.join(cells[i]) + ' |' for i, r in enumerate(self.runs)]
-        return '\n'.join([head, '|---' * (len(self.measures) + 2) + '|'] + body)
-
-    def to_latex(self)->str:
-        "The report table as a LaTeX tabular (superscripts as \\textsuperscript)."
-        esc = lambda s: str(s).replace('\\', '\\textbackslash{}').replace('_', '\\_').replace('&', '\\&').replace('%', '\\%').replace('#', '\\#')
-        L, cells = self._letters(), self._cells(lambda v, s: v + (f'\\textsuperscript{{{s}}}' if s else ''))
-        lines = ['\\begin{tabular}{ll' + 'r' * len(self.measures) + '}', '\\hline',
-                 ' & run & ' + ' & '.join(map(esc, self.measures)) + ' \\\\', '\\hline']
-        lines += [f'{L[i]} & {esc(r)} & ' + ' & '.join(cells[i]) + ' \\\\' for i, r in enumerate(self.runs)]
-        return '\n'.join(lines + ['\\hline', '\\end{tabular}'])
+    def table(self, digits:int=4, # decimals of the means
+              second:bool=False, # underline the second-best value of each measure
+              against:str=None, # mark only significant differences with this run (a baseline); None: every pair compared
+              caption:str=None, # None: runs, queries, test, correction, alpha and what the marks mean
+              label:str=None, # the LaTeX label
+             ):
+        "The means as a `tables.ResultTable`: best per measure in bold, significance as superscript letters, a caption."
+        return comparison_table(self, digits, second, against, caption, label, _TEST_NAMES[self.test])
+    def win_tie_loss(self, tol:float=0.0)->np.ndarray:
+        "(pairs x measures x 3): the queries run b of each pair wins, ties (within tol) and loses against run a."
+        return win_tie_loss(self.values, self.pairs, tol)
+    def _repr_html_(self)->str: return comparison_html(self, _TEST_NAMES[self.test])
 
     def rows(self)->list:
         "One dict per (pair, measure): the runs, means, difference, statistic, p-values, interval, effect size."
@@ -226,8 +225,8 @@ class Comparison:
         return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
 
     def plot(self, kind:str='differences', measure=None, pair:int=0, ax=None):
-        "Plot: 'differences' (one pair's per-query differences, sorted), 'forest' (every interval) or 'distribution' (scores per run)."
-        return _plot(self, kind, measure, pair, ax)
+        "Plot (`plots.plot_comparison`): 'differences' (one pair, sorted), 'forest' (the intervals), 'distribution' or 'pr'."
+        return plot_comparison(self, kind, measure, pair, ax)
 
 # %% ../nbs/14a_compare.ipynb #9fc398b0
 def _run_names(runs)->dict:
@@ -370,35 +369,3 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
     qids, X, dropped = _aligned(evals, names, queries)
     return compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
                           risk_alpha, tukey_design, queries, dropped)
-
-# %% ../nbs/14a_compare.ipynb #6480ea4c
-def _plot(c:Comparison, kind:str, measure, pair:int, ax):
-    import matplotlib.pyplot as plt
-    m = 0 if measure is None else (c.measures.index(measure) if isinstance(measure, str) else int(measure))
-    if ax is None: _, ax = plt.subplots(figsize=(6, 3.2))
-    name = lambda k: f'{c.runs[c.pairs[k][1]]} - {c.runs[c.pairs[k][0]]}'
-    if kind == 'differences':
-        a, b = c.pairs[pair]
-        d = np.sort(c.values[b, :, m] - c.values[a, :, m])
-        ax.bar(np.arange(len(d)), d, width=1.0, color=np.where(d >= 0, 'tab:blue', 'tab:red'))
-        ax.axhline(c.diff[pair, m], color='k', lw=1, label=f'mean {c.diff[pair, m]:+.4f}')
-        ax.axhspan(c.ci_low[pair, m], c.ci_high[pair, m], color='k', alpha=0.15, label=f'{c.confidence:.0%} interval ({c.ci})')
-        ax.set(xlabel='queries, sorted by difference', ylabel=f'{c.measures[m]} difference', title=name(pair))
-        ax.legend(loc='upper left', fontsize=8)
-    elif kind == 'forest':
-        labels, y = [], 0
-        for mm, meas in enumerate(c.measures):
-            for k in range(len(c.pairs)):
-                col = 'tab:blue' if c.significant[k, mm] else 'tab:gray'
-                ax.errorbar(c.diff[k, mm], y, xerr=[[c.diff[k, mm] - c.ci_low[k, mm]], [c.ci_high[k, mm] - c.diff[k, mm]]],
-                            fmt='o', color=col, capsize=3)
-                labels.append(f'{meas}: {name(k)}'); y += 1
-        ax.axvline(0, color='k', lw=0.8)
-        ax.set_yticks(range(len(labels)), labels); ax.invert_yaxis()
-        ax.set(xlabel=f'mean difference, {c.confidence:.0%} interval ({c.ci}); blue: significant')
-    elif kind == 'distribution':
-        ax.boxplot([c.values[i, :, m] for i in range(len(c.runs))], showmeans=True)
-        ax.set_xticks(range(1, len(c.runs) + 1), c.runs)
-        ax.set(ylabel=c.measures[m], title=f'{c.measures[m]} per query ({len(c.qids)} queries)')
-    else: raise EvalInputError(f"unknown plot {kind!r}; choose 'differences', 'forest' or 'distribution'")
-    return ax

@@ -11,12 +11,13 @@ from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatc
 from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 from .conventions import apply_conventions, apply_empty
+from .tables import Tabled, means_table, evaluation_html
 
 # %% auto #0
 __all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate']
 
 # %% ../nbs/10_evaluate.ipynb #a4292fa2
-class PerQueryValues:
+class PerQueryValues(Tabled):
     "What every table of per-query values of named measures offers (`keys`, `measures`, `qids`, `values`, the missing queries)."
     @property
     def skipped(self)->int:
@@ -32,6 +33,22 @@ class PerQueryValues:
         "The per-query values as a pandas DataFrame (index: qid; one column per measure). Needs pandas."
         import pandas as pd
         return pd.DataFrame(self.values, index=pd.Index(self.qids, name='qid'), columns=self.keys)
+    empty = None # the empty-query policy applied; "skip" leaves NaN out of the means
+    def _summary(self, j:int):
+        m, v = self.measures[j], self.values[:, j]
+        if m.definition.summary == 'sum': return int(v.sum())
+        keep = ~np.isnan(v) if self.empty == 'skip' else np.ones(len(v), bool)    # empty='skip': its NaN are left out
+        out = int((~keep).sum()) + self.skipped
+        if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)   # trec_eval's gm_map, gm_bpref
+        return Mean(query_mean(v, keep), int(keep.sum()), out)      # query_mean: 0.0 when no query is evaluated
+    def means(self)->dict:
+        "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
+        return {key: self._summary(j) for j, key in enumerate(self.keys)}
+    def table(self, digits:int=4, label:str=None):
+        "The means as a `tables.ResultTable`: one row per measure with its query counts; the report as caption and notes."
+        t = means_table(self, digits); t.label = label
+        return t
+    def _repr_html_(self)->str: return evaluation_html(self)
 
 @dataclass(eq=False)
 class Evaluation(PerQueryValues):
@@ -48,16 +65,6 @@ class Evaluation(PerQueryValues):
     def missing_from_qrels(self)->np.ndarray: return self.batch.missing_from_qrels
     @property
     def queries(self)->str: return self.batch.queries
-    def _summary(self, j:int):
-        m, v = self.measures[j], self.values[:, j]
-        if m.definition.summary == 'sum': return int(v.sum())
-        keep = ~np.isnan(v) if self.empty == 'skip' else np.ones(len(v), bool)    # empty='skip': its NaN are left out
-        out = int((~keep).sum()) + self.skipped
-        if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)   # trec_eval's gm_map, gm_bpref
-        return Mean(query_mean(v, keep), int(keep.sum()), out)      # query_mean: 0.0 when no query is evaluated
-    def means(self)->dict:
-        "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
-        return {key: self._summary(j) for j, key in enumerate(self.keys)}
     def report(self)->str: return self.batch.report()
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
@@ -91,13 +98,16 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
                depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
                empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
                conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
+               store=None, # a `store.Store`: record the per-query values in it, with the inputs' digests and the conventions
               )->Evaluation:
     "Evaluate `measures` on `run` from one join: an `Evaluation` with per-query values, means and what was left out."
     keys, parsed = _keyed(measures)
     parsed, s = apply_conventions(parsed, conventions, keys, ties=ties, queries=queries, empty=empty)
     b = _joined(qrels, run, parsed, s['ties'], s['queries'], depth)
     values = np.column_stack([m.compute(b) for m in parsed]) if len(b) else np.zeros((0, len(parsed)))
-    return Evaluation(keys, parsed, np.asarray(b.qids), apply_empty(values, parsed, b, s['empty'], keys), b, s['empty'])
+    e = Evaluation(keys, parsed, np.asarray(b.qids), apply_empty(values, parsed, b, s['empty'], keys), b, s['empty'])
+    if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
+    return e
 
 def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
@@ -109,6 +119,7 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (bounded memory); None reads it whole
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
+             store=None, # a `store.Store`: record the per-query values in it
             )->dict:
     "Evaluate a run: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
     if block_bytes is not None:                   # a run larger than memory: the streamed path gives the same values
@@ -118,4 +129,5 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
         from rankmetrics_nb.scale import stream_evaluation
         e = stream_evaluation(qrels, run, measures, block_bytes, ties=ties or 'trec', queries=queries or 'run', depth=depth)
     else: e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions)
+    if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e.per_query() if per_query else e.means()

@@ -11,6 +11,7 @@ from .kit import EvalInputError, QueryMismatchWarning, Mean, SubtopicBatch, chec
 from .reader import read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .joins import join_subtopics
+from .tables import Tabled, diversity_grid, diversity_html
 from .diversity import check_alpha, check_beta, err_ia, nerr_ia, alpha_dcg, alpha_ndcg, nrbp, nnrbp, map_ia, p_ia, strec
 
 # %% auto #0
@@ -66,7 +67,7 @@ def _ndeval_inputs(qrels, run, ties:str)->tuple:
 
 # %% ../nbs/07a_ndeval.ipynb #c009b80d
 @dataclass(eq=False)
-class DiversityTable:
+class DiversityTable(Tabled):
     "Per-topic values of the diversity measures, and their means, laid out as ndeval prints them."
     runid: str # the run's tag (its first line's sixth column), which ndeval prints in every row
     topics: list # the run's topics, in numeric order: one row each
@@ -86,6 +87,15 @@ class DiversityTable:
         line = lambda topic, v: ','.join([self.runid, topic] + [f'{x:.6f}' for x in v])
         rows = [line(t, v) for t, v in zip(self.topics, self.values)] + [line('amean', [self.mean[m] for m in self.measures])]
         return '\n'.join([','.join(['runid', 'topic'] + self.measures)] + rows) + '\n'
+    def to_frame(self):
+        "The per-topic values as a pandas DataFrame (index: topic; one column per measure). Needs pandas."
+        import pandas as pd
+        return pd.DataFrame(self.values, index=pd.Index(self.topics, name='topic'), columns=self.measures)
+    def table(self, digits:int=4, label:str=None):
+        "The means as a `tables.ResultTable`: a grid with one row per measure and one column per cutoff."
+        t = diversity_grid(self, digits); t.label = label
+        return t
+    def _repr_html_(self)->str: return diversity_html(self)
     def __repr__(self):
         return f"DiversityTable({self.runid}: {len(self.topics)} topics × {len(self.measures)} measures, preset {self.preset!r}, mean over {self.n_averaged})"
 

@@ -15,6 +15,7 @@ from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
 from .measures import GM_FLOOR
+from .tables import Tabled, trec_eval_table, trec_eval_html
 from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
 from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
@@ -200,7 +201,7 @@ def _lines(cols:list, qids:np.ndarray, values:list, block:int=2048)->str:
 
 # %% ../nbs/12_trec_eval.ipynb #c6ac02b9
 @dataclass(eq=False)
-class TrecEvalResult:
+class TrecEvalResult(Tabled):
     "The numbers of one trec_eval evaluation: per-query values and summaries of every printed measure name."
     columns: list = field(repr=False) # the printed measure names, in print order, each with its values and summary
     qids: np.ndarray # the evaluated queries, in trec_eval's order
@@ -246,6 +247,15 @@ class TrecEvalResult:
             cols = [c for c in self.columns if c.total is not None]
             out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
         return ''.join(out)
+    def to_frame(self):
+        "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
+        import pandas as pd
+        return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
+    def table(self, digits:int=4, label:str=None):
+        "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
+        t = trec_eval_table(self, digits); t.label = label
+        return t
+    def _repr_html_(self)->str: return trec_eval_html(self)
     def __repr__(self):
         return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self.columns)} measure names)"
 

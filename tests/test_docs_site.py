@@ -432,3 +432,44 @@ def test_checker_can_fail(site, site_check, tmp_path):
         assert f'{page}: MathJax did not load' in text
     assert any(p.startswith(f'{img_page}: image did not load') for p in problems), f'broken image not reported:\n{text}'
     assert 'request failed: HTTP 404' in text
+
+
+# Runs in the results page: what the rich displays of the result objects rendered, and whether a folded block opens.
+RESULTS_JS = r"""
+(() => {
+  const tables = [...document.querySelectorAll('.rankmetrics-table table')];
+  const details = [...document.querySelectorAll('.rankmetrics-table + details')];   // the folded per-query values
+  const first = details[0];
+  const closed = first ? first.getBoundingClientRect().height : -1;   // the summary line only
+  if (first) first.open = true;
+  const b = document.querySelector('.rankmetrics-table td b');
+  return JSON.stringify({
+    captions: tables.map(t => ((t.querySelector('caption') || {}).textContent || '').trim()),
+    headers: tables.map(t => [...t.querySelectorAll('thead th')].map(th => th.textContent)),
+    bold: [...document.querySelectorAll('.rankmetrics-table td b')].map(e => e.textContent),
+    sup: [...document.querySelectorAll('.rankmetrics-table td sup')].map(e => e.textContent),
+    details: details.length, closedHeight: closed, openHeight: first ? first.getBoundingClientRect().height : -1,
+    boldWeight: b ? getComputedStyle(b).fontWeight : '',
+    figures: [...document.images].filter(i => i.complete && i.naturalWidth > 0 && /\.png$/.test(i.getAttribute('src') || '')).length,
+    latex: [...document.querySelectorAll('pre')].map(p => p.textContent).filter(t => t.includes('\\toprule')).length,
+  });
+})()
+"""
+
+
+def test_results_page_shows_the_result_objects(site):
+    "The page that displays each result object (Evaluation, Comparison, DiversityTable, TrecEvalResult, Leaderboard) renders their tables"
+    with serve(site) as url, Chromium() as browser:
+        f = inspect_page(browser, urllib.parse.urljoin(url, 'results.html'))
+        assert page_problems('results.html', f) == []
+        r = json.loads(browser.evaluate(RESULTS_JS))
+    caps = r['captions']
+    for start in ('36 queries evaluated (36 in the run)', 'Means of 4 runs over 35 queries', 'Queries won / tied / lost, of 35',
+                  'Run rerank: means over', 'trec_eval 10: run rerank', 'Stored means of 4 runs'):
+        assert any(c.startswith(start) for c in caps), (start, caps)
+    assert ['measure', '@5', '@10', '@20', 'all ranks'] in r['headers'], r['headers']     # ndeval's grid
+    assert ['', 'run', 'nDCG@10', 'nDCG@20', 'AP', 'P@10', 'RR', 'R@100'] in r['headers']
+    assert len(r['bold']) >= 6 and int(r['boldWeight']) >= 600, (r['bold'], r['boldWeight'])   # the best of each measure, in bold
+    assert 'a' in r['sup']                                                                    # significantly better than run a
+    assert r['details'] >= 4 and 0 < r['closedHeight'] < 40 < r['openHeight'] - r['closedHeight']   # folded, and opens
+    assert r['figures'] >= 3 and r['latex'] == 1                                             # forest, differences, PR curves; the LaTeX
