@@ -18,6 +18,7 @@ reports wall and CPU seconds and the peak RSS of the timed stage (VmHWM reset af
 from __future__ import annotations
 import argparse, json, os, statistics, subprocess, sys, time
 from pathlib import Path
+from compare import _status_mb, _reset_peak       # benchmarks/compare.py: the peak-RSS probes
 
 HERE = Path(__file__).resolve().parent
 MARK = '@@INFERENCE-BENCH@@ '
@@ -30,21 +31,6 @@ def make_values(runs: int, topics: int, seed: int):
     rng = np.random.default_rng(seed)
     x = rng.beta(2, 3, (1, topics)) + rng.normal(0, 0.03, (runs, 1)) + rng.normal(0, 0.12, (runs, topics))
     return np.clip(x, 0, 1)
-
-
-def _status_mb(field):
-    try:
-        with open('/proc/self/status') as f:
-            for line in f:
-                if line.startswith(field + ':'): return int(line.split()[1]) / 1024
-    except OSError: return None
-
-
-def _reset_peak():
-    try:
-        with open('/proc/self/clear_refs', 'w') as f: f.write('5')
-        return True
-    except OSError: return False
 
 
 def child(job: str, a) -> dict:

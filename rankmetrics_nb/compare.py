@@ -8,7 +8,7 @@ import math, json, warnings
 from dataclasses import dataclass, field
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning
+from .kit import EvalInputError, QueryMismatchWarning, check_choice
 from .evaluator import evaluation
 from .joins import prepare_qrels
 from .measures import parse_measure
@@ -380,7 +380,7 @@ FAMILIES = {
 
 def _check_family(family, baseline)->str:
     "`family`, checked: one of FAMILIES; 'baseline' needs a baseline."
-    if family not in FAMILIES: raise EvalInputError(f"unknown family {family!r}; choose one of: {', '.join(FAMILIES)}")
+    check_choice(family, 'family', FAMILIES)
     if family == 'baseline' and baseline is None: raise EvalInputError("family='baseline' needs baseline= (one run or several)")
     return family
 
