@@ -6,6 +6,8 @@ reports wall and CPU seconds and the peak RSS of the timed stage (VmHWM reset af
 
 * ``randomisation``: `discriminative_power(X, test='randomisation')`: all 4,950 pairs at once, one shared matrix of
   sign vectors (1,000 x 200) for every pair;
+* ``randomised_tukey``: the same with the randomised Tukey HSD test (1,000 shuffles of every topic's scores among
+  the runs, one null distribution of the range for all pairs);
 * ``bootstrap``: the same with the paired bootstrap test (one shared matrix of resampled topics);
 * ``t``: the same with the paired t-test (no resampling: the floor of the pipeline);
 * ``per-pair``: the randomisation test called once per pair with the same seed (what a script that loops over
@@ -22,7 +24,7 @@ from compare import _status_mb, _reset_peak       # benchmarks/compare.py: the p
 
 HERE = Path(__file__).resolve().parent
 MARK = '@@INFERENCE-BENCH@@ '
-JOBS = ('randomisation', 'bootstrap', 't', 'per-pair', 'swaps')
+JOBS = ('randomisation', 'randomised_tukey', 'bootstrap', 't', 'per-pair', 'swaps')
 
 
 def make_values(runs: int, topics: int, seed: int):

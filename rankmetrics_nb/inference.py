@@ -13,8 +13,8 @@ from .significance import (CORRECTIONS, t_test, wilcoxon_test, sign_test, random
 from .rank_correlation import kendall_tau
 
 # %% auto #0
-__all__ = ['DP_TESTS', 'TAU_AP_TIES', 'DiscriminativePower', 'discriminative_power', 'SwapRates', 'swap_rates', 'tau_ap',
-           'Agreement', 'agreement']
+__all__ = ['DP_TESTS', 'RANDOMISED_TUKEY_BATCH', 'TAU_AP_TIES', 'DiscriminativePower', 'discriminative_power', 'SwapRates',
+           'swap_rates', 'tau_ap', 'Agreement', 'agreement']
 
 # %% ../nbs/14c_inference.ipynb #0a9d3060
 def _scores(scores, runs=None, measures=None)->tuple:
@@ -34,18 +34,34 @@ def _scores(scores, runs=None, measures=None)->tuple:
     return x, runs, measures
 
 # %% ../nbs/14c_inference.ipynb #3eefa000
-DP_TESTS = ('randomisation', 't', 'wilcoxon', 'sign', 'bootstrap', 'tukey')
+DP_TESTS = ('randomisation', 't', 'wilcoxon', 'sign', 'bootstrap', 'tukey', 'randomised_tukey')
 
 # %% ../nbs/14c_inference.ipynb #bb799de2
 def _pair_pvalues(X:np.ndarray, test:str, n_resamples:int, seed:int)->np.ndarray:
     "Two-sided p-values of every pair i < j of runs on every measure: (pairs x measures)."
     i, j = np.triu_indices(len(X), 1)
     if test == 'tukey': return np.stack([tukey_hsd(X[:, :, m])[1] for m in range(X.shape[2])], 1)
+    if test == 'randomised_tukey': return _randomised_tukey(X, n_resamples, seed)
     D = (X[j] - X[i]).transpose(1, 0, 2).reshape(X.shape[1], -1)        # topics x (pairs * measures)
     if test == 'randomisation': p = randomisation_test(D, n_resamples, seed)[0]
     elif test == 'bootstrap': p = bootstrap_test(D, bootstrap_means(D, n_resamples, seed))
     else: p = dict(t=t_test, wilcoxon=wilcoxon_test, sign=sign_test)[test](D)[1]
     return p.reshape(len(i), X.shape[2])
+
+# %% ../nbs/14c_inference.ipynb #41feffaf
+RANDOMISED_TUKEY_BATCH = 1 << 22     # numbers per batch of shuffles (resamples x runs x topics)
+
+def _randomised_tukey(X:np.ndarray, n_resamples:int, seed:int)->np.ndarray:
+    "Randomised Tukey HSD p-values of every pair i < j: (pairs x measures)."
+    r, n, _ = X.shape
+    rng, ranges, step = np.random.default_rng(seed), [], max(1, RANDOMISED_TUKEY_BATCH // (r * n))
+    for start in range(0, n_resamples, step):
+        order = rng.random((min(step, n_resamples - start), r, n)).argsort(1)     # a shuffle of the runs per topic
+        means = np.take_along_axis(X[None], order[..., None], 1).mean(2)           # (resamples x runs x measures)
+        ranges.append(means.max(1) - means.min(1))
+    i, j = np.triu_indices(r, 1)
+    d = np.abs(X.mean(1)[j] - X.mean(1)[i])                                       # (pairs x measures)
+    return (np.concatenate(ranges)[None] >= d[:, None] - 1e-12).mean(1)
 
 # %% ../nbs/14c_inference.ipynb #a8826505
 @dataclass
@@ -58,7 +74,7 @@ class DiscriminativePower:
     pvalue: np.ndarray    # two-sided p-values (ASL): (pairs x measures)
     padj: np.ndarray      # adjusted by `correction` over the pairs of each measure
     test: str             # one of DP_TESTS
-    correction: str       # one of CORRECTIONS ('none' for tukey: it corrects itself)
+    correction: str       # one of CORRECTIONS ('none' for the Tukey tests: they correct themselves)
     alpha: float          # significance level
     n_topics: int         # topics every test pairs over
     n_resamples: int = None  # randomisation / bootstrap rounds
@@ -102,9 +118,10 @@ def discriminative_power(scores, # per-topic values: a `Comparison`, or (runs x 
     p = _pair_pvalues(X, test, int(n_resamples), seed)
     i, j = np.triu_indices(len(X), 1)
     means = X.mean(1)
+    own = test in ('tukey', 'randomised_tukey')                    # corrects for all pairs by itself
     return DiscriminativePower(runs, measures, list(zip(i.tolist(), j.tolist())), means[j] - means[i], p,
-                               p if test == 'tukey' else adjust_pvalues(p, correction), test,
-                               'none' if test == 'tukey' else correction, alpha, X.shape[1],
+                               p if own else adjust_pvalues(p, correction), test,
+                               'none' if own else correction, alpha, X.shape[1],
                                int(n_resamples) if resampled else None, seed if resampled else None)
 
 # %% ../nbs/14c_inference.ipynb #a6b590ee
@@ -112,7 +129,7 @@ def _dp_options(test, correction, alpha, n_resamples)->tuple:
     "(test, correction, alpha, resampled?), checked."
     test, correction = check_choice(test, 'test', DP_TESTS), check_choice(correction, 'correction', CORRECTIONS)
     alpha = check_number(alpha, 'alpha', 'the significance level', low=0, high=1, open_low=True)
-    resampled = test in ('randomisation', 'bootstrap')
+    resampled = test in ('randomisation', 'bootstrap', 'randomised_tukey')
     if resampled and (n_resamples != int(n_resamples) or n_resamples < 1):
         raise EvalInputError(f"n_resamples must be a whole number >= 1; got {n_resamples!r}")
     return test, correction, alpha, resampled

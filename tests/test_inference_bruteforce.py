@@ -82,3 +82,21 @@ def test_tau_ap_equals_its_definition(levels):
         else: x, y = rng.integers(0, levels, n).astype(float), rng.integers(0, levels + 1, n).astype(float)
         assert abs(tau_ap(x, y) - _tau_ap_definition(x, y)) < 1e-12
         if levels is None: assert tau_ap(x, y, ties='refuse') == tau_ap(x, y)
+
+
+def test_randomised_tukey_equals_a_loop():
+    rng = np.random.default_rng(30)
+    X = rng.uniform(0, 1, (4, 9, 2)) + np.arange(4)[:, None, None] * 0.05
+    B = 200
+    dp = discriminative_power(X, test='randomised_tukey', n_resamples=B, seed=30)
+    u = np.random.default_rng(30).random((B, 4, 9))            # one batch: the same draws, shuffle by shuffle
+    ranges = np.zeros((B, 2))
+    for b in range(B):
+        for m in range(2):
+            means = [np.mean([X[np.argsort(u[b, :, t])[r], t, m] for t in range(9)]) for r in range(4)]
+            ranges[b, m] = max(means) - min(means)
+    for k, (a, c) in enumerate(dp.pairs):
+        for m in range(2):
+            d = abs(X[c, :, m].mean() - X[a, :, m].mean())
+            assert dp.pvalue[k, m] == np.mean(ranges[:, m] >= d - 1e-12)
+    assert dp.correction == 'none' and np.array_equal(dp.padj, dp.pvalue)
