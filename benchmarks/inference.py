@@ -94,9 +94,9 @@ def main(argv=None) -> int:
             extra = (f', equal to the shared matrix: {res["equal_to_shared"]}' if 'equal_to_shared' in res else
                      f', power {res["power"]:.3f}' if 'power' in res else '')
             print(f'  {j}: {res["seconds"]:.2f} s (cpu {res["cpu_seconds"]:.2f} s), peak RSS {res["peak_rss_mb"]:.0f} MB{extra}', flush=True)
-    print(f'\n{"job":<14} {"seconds":>9} {"peak MB":>8} {"stage MB":>9}   (peak: RSS high-water mark during the stage; stage: above the RSS before it)')
+    print(f'\n{"job":<18} {"seconds":>9} {"peak MB":>8} {"stage MB":>9}   (peak: RSS high-water mark during the stage; stage: above the RSS before it)')
     for j, v in results.items():
-        print(f'{j:<14} {statistics.median(x["seconds"] for x in v):>9.2f} {max(x["peak_rss_mb"] for x in v):>8.0f} '
+        print(f'{j:<18} {statistics.median(x["seconds"] for x in v):>9.2f} {max(x["peak_rss_mb"] for x in v):>8.0f} '
               f'{max(x["peak_rss_mb"] - x["rss_start_mb"] for x in v):>9.0f}')
     if 'per-pair' in results and 'randomisation' in results:
         ratio = statistics.median(x['seconds'] for x in results['per-pair']) / statistics.median(x['seconds'] for x in results['randomisation'])
