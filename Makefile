@@ -57,6 +57,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/diversity.py
 	$(BIN)/python benchmarks/compare.py
+	$(BIN)/python benchmarks/inference.py
 	$(BIN)/python benchmarks/scale.py
 
 ## headless Chromium for the docs browser check (installed when missing and possible)

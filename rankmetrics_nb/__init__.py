@@ -24,7 +24,9 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall',
            'evaluate', 'evaluation', 'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries',
            'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare',
-           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex',
+           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'topic_set_size', 'power',
+           'ci_width', 'detectable_difference', 'residual_variance', 'discriminative_power', 'DiscriminativePower',
+           'swap_rates', 'SwapRates', 'tau_ap', 'agreement', 'Agreement', 'MergedEvaluation', 'QrelsIndex',
            'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
            'dask_evaluation', 'evaluate_runs', 'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected',
            'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES',
@@ -63,6 +65,8 @@ from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries, SetP, SetR,
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
 from .significance import adjust_pvalues
 from .compare import compare, Comparison, urisk, trisk, georisk, trec_risk
+from .topic_sets import topic_set_size, power, ci_width, detectable_difference, residual_variance
+from .inference import discriminative_power, DiscriminativePower, swap_rates, SwapRates, tau_ap, agreement, Agreement
 from .scale import (MergedEvaluation, QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation,
                                   stream_evaluate, sort_run, dask_evaluation, evaluate_runs, local_cluster)
 
@@ -83,7 +87,8 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'PerQueryValues',
          'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
-         'urisk', 'trisk', 'georisk', 'trec_risk', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
+         'urisk', 'trisk', 'georisk', 'trec_risk', 'topic_set_size', 'power', 'ci_width', 'detectable_difference', 'residual_variance',
+         'discriminative_power', 'DiscriminativePower', 'swap_rates', 'SwapRates', 'tau_ap', 'agreement', 'Agreement', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts',
          'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run', 'dask_evaluation', 'evaluate_runs',
          'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention',
          'conventions_table', 'apply_conventions', 'EMPTY_POLICIES', 'ResultTable', 'Cell', 'win_tie_loss',

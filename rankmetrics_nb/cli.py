@@ -17,7 +17,8 @@ from .dcg import ndcg
 from .evaluator import Evaluation, evaluation, evaluate
 from .conventions import CONVENTIONS, EMPTY_POLICIES
 from .significance import CORRECTIONS
-from .compare import compare, TESTS
+from .compare import compare, TESTS, FAMILIES
+from .topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
 from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster
 from .store import Store
 import csv, io, json
@@ -108,7 +109,7 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
     return 0
 
 def _parser()->argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
+    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
     sub = p.add_subparsers(dest='command', required=True)
     sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
     s = sub.add_parser('summary', help='summarise runs against qrels (TREC files, plain or gzip)')
@@ -129,7 +130,8 @@ def _parser()->argparse.ArgumentParser:
     c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
     c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
-    c.add_argument('--baseline', help='the run (file name) every other run is tested against; default: every pair')
+    c.add_argument('--baseline', action='append', help='a run (file name) every other run is tested against (repeatable); default: every pair')
+    c.add_argument('--family', choices=list(FAMILIES), default='measure', help='p-values corrected together: per measure (default), per baseline and measure, or all')
     c.add_argument('--test', choices=TESTS + ('fisher', 'permutation', 'student'), default='t', help='default: t')
     c.add_argument('--correction', choices=CORRECTIONS, default='holm', help='multiple comparisons, per measure (default: holm)')
     c.add_argument('--alpha', type=float, default=0.05, help='significance level (default: 0.05)')
@@ -145,6 +147,7 @@ def _parser()->argparse.ArgumentParser:
     lb.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='these measures (default: all stored)')
     lb.add_argument('--format', choices=LEADERBOARD_FORMATS, default='table', help='output format (default: table)')
     lb.add_argument('--no-verify', action='store_true', help='do not check that the stored runs and qrels files are unchanged')
+    _power_parser(sub)
     sub.add_parser('trec_eval', help="trec_eval's command line, output byte for byte (rankmetrics trec_eval -h)", add_help=False)
     for q in (s, e):
         q.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
@@ -168,10 +171,10 @@ def _compare(a, out)->int:
     "The `compare` command: test the runs against each other (or the baseline) and print the result in the chosen format."
     names = [Path(r).name for r in a.runs]
     names = names if len(set(names)) == len(names) else a.runs
-    base = names[a.runs.index(a.baseline)] if a.baseline in a.runs else a.baseline
-    c = compare(a.qrels, dict(zip(names, a.runs)), a.measures or ['nDCG@10', 'AP'], baseline=base, test=a.test,
+    base = [names[a.runs.index(b)] if b in a.runs else b for b in a.baseline or []]
+    c = compare(a.qrels, dict(zip(names, a.runs)), a.measures or ['nDCG@10', 'AP'], baseline=(base[0] if len(base) == 1 else base or None), test=a.test,
                 correction=a.correction, alpha=a.alpha, n_resamples=a.resamples, seed=a.seed, queries=a.queries,
-                risk_alpha=a.risk_alpha, ties=a.ties, depth=a.depth)
+                risk_alpha=a.risk_alpha, ties=a.ties, depth=a.depth, family=a.family)
     print(dict(table=c.report, latex=c.to_latex, markdown=c.to_markdown, csv=c.to_csv, json=c.to_json)[a.format](), file=out)
     return 0
 
@@ -230,6 +233,7 @@ def main(argv:list=None, # arguments (default: the command line)
         if a.command == 'eval': return _eval(a, sys.stdout)
         if a.command == 'compare': return _compare(a, sys.stdout)
         if a.command == 'leaderboard': return _leaderboard(a, sys.stdout)
+        if a.command == 'power': return _power(a, sys.stdout)
         if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=int(a.block_mb * 2**20)); return 0
         names = [Path(r).name for r in a.runs]
         names = names if len(set(names)) == len(names) else a.runs
@@ -237,6 +241,59 @@ def main(argv:list=None, # arguments (default: the command line)
     except EvalInputError as e:
         print(f'rankmetrics: error: {e}', file=sys.stderr)
         return 2
+
+# %% ../nbs/90_cli.ipynb #cf034ed4
+class _Parser(argparse.ArgumentParser):
+    "argparse, reporting a bad argument in one line on stderr (exit status 2) instead of the usage text and the error."
+    def error(self, message):
+        print(f'{self.prog}: error: {message}', file=sys.stderr)
+        sys.exit(2)
+
+# %% ../nbs/90_cli.ipynb #67a573f9
+def _power_parser(sub)->argparse.ArgumentParser:
+    "The `power` subcommand's arguments."
+    w = sub.add_parser('power', help='topic-set-size design: topics needed, power, detectable difference')
+    w.add_argument('files', nargs='*', metavar='QRELS RUN', help='a qrels file and two or more runs to estimate the variance from')
+    w.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='with runs (default: nDCG@10 AP)')
+    w.add_argument('--variance', type=float, help='the per-topic score variance (instead of runs)')
+    w.add_argument('--test', choices=list(DESIGNS), default='t', help='t (default), anova or ci')
+    w.add_argument('--alpha', type=float, default=0.05, help='significance level (default: 0.05)')
+    w.add_argument('--beta', type=float, default=0.2, help='1 - power (default: 0.2)')
+    w.add_argument('--min-diff', type=float, help='the difference (t) or range (anova) to detect')
+    w.add_argument('--width', type=float, help='with --test ci: the largest expected interval width')
+    w.add_argument('--systems', type=int, help='with --test anova: the number of systems')
+    w.add_argument('--topics', type=int, help='the topics you have: their power, or the difference they detect')
+    return w
+
+# %% ../nbs/90_cli.ipynb #dd781700
+def _power_variances(a)->dict:
+    "{label: variance}: --variance, or each measure's residual variance over the runs given."
+    if a.files and a.variance is not None: raise EvalInputError("give --variance or QRELS RUN RUN..., not both")
+    if a.variance is not None: return {'given': a.variance}
+    if len(a.files) < 3: raise EvalInputError("give --variance, or a qrels file and at least two runs to estimate it from")
+    names = [Path(r).name for r in a.files[1:]]
+    c = compare(a.files[0], dict(zip(names if len(set(names)) == len(names) else a.files[1:], a.files[1:])), a.measures or ['nDCG@10', 'AP'])
+    return dict(zip(c.measures, np.atleast_1d(residual_variance(c.values)).tolist()))
+
+# %% ../nbs/90_cli.ipynb #9d67eb2f
+def _power_value(a, v:float)->tuple:
+    "(what, value) the `power` command prints for one variance."
+    if a.test == 'anova' and a.systems is None: raise EvalInputError("--test anova needs --systems, the number of systems")
+    kw = dict(alpha=a.alpha, variance=v, test=a.test, m=a.systems)
+    if a.topics is None: return 'topics', topic_set_size(beta=a.beta, min_diff=a.min_diff, width=a.width, **kw)
+    if a.width is not None: raise EvalInputError("--width sets a size; with --topics, --test ci prints the expected width")
+    if a.test == 'ci': return 'expected width', ci_width(n=a.topics, alpha=a.alpha, variance=v)
+    if a.min_diff is not None: return 'power', power(n=a.topics, min_diff=a.min_diff, **kw)
+    return 'detectable difference', detectable_difference(n=a.topics, beta=a.beta, **kw)
+
+def _power(a, out)->int:
+    "The `power` command: one line of settings, then a row per variance (given, or per measure)."
+    rows = [(label, v) + _power_value(a, v) for label, v in _power_variances(a).items()]
+    sets = [f'test {a.test}', f'alpha {a.alpha}'] + [f'{k} {v}' for k, v in (('beta', a.beta), ('min_diff', a.min_diff), ('width', a.width),
+            ('systems', a.systems), ('topics', a.topics)) if v is not None and not (k == 'beta' and a.test == 'ci')]
+    cell = lambda x: str(x) if isinstance(x, int) else f'{x:.4f}'
+    print(', '.join(sets) + '\n' + _aligned([['variance of', 'variance', rows[0][2]]] + [[r[0], f'{r[1]:.6f}', cell(r[3])] for r in rows]), file=out)
+    return 0
 
 # %% ../nbs/90_cli.ipynb #f43516af
 if __name__ == '__main__' and globals().get('__spec__') is not None: sys.exit(main())   # `python -m rankmetrics_nb.cli`, not a notebook

@@ -8,7 +8,7 @@ import math, json, warnings
 from dataclasses import dataclass, field
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning
+from .kit import EvalInputError, QueryMismatchWarning, check_choice
 from .evaluator import evaluation
 from .joins import prepare_qrels
 from .measures import parse_measure
@@ -18,7 +18,8 @@ from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon
                                           tukey_hsd, adjust_pvalues)
 
 # %% auto #0
-__all__ = ['TESTS', 'risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk', 'Comparison', 'compare_values', 'compare']
+__all__ = ['TESTS', 'FAMILIES', 'LARGE_N_EFFECT', 'risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk', 'Comparison',
+           'compare_values', 'compare']
 
 # %% ../nbs/14a_compare.ipynb #6d11c8c3
 def risk_weighted(run, # per-query scores of the run (queries x ...)
@@ -122,6 +123,7 @@ class Comparison(Tabled):
     urisk: np.ndarray = None   # URisk of run b against run a: (pairs x measures) (with a baseline)
     trisk: np.ndarray = None   # TRisk: (pairs x measures) (with a baseline)
     georisk: np.ndarray = None # GeoRisk of every run among all: (runs x measures) (with a baseline)
+    family: str = 'measure' # the p-values the correction treats as one family: one of FAMILIES
 
     @property
     def means(self)->np.ndarray:
@@ -148,7 +150,7 @@ class Comparison(Tabled):
         "What the table rests on, one line each."
         n = len(self.qids)
         qs = "common to all runs" if self.queries == 'common' else "of the qrels, missing ones scored 0"
-        out = [f"test: {_TEST_NAMES[self.test]}, two-sided; correction: {self.correction} per measure; alpha = {self.alpha}",
+        out = [f"test: {_TEST_NAMES[self.test]}, two-sided; {_family_text(self)}; alpha = {self.alpha}",
                f"{n} queries ({qs})"]
         drop = {k: v for k, v in self.dropped.items() if v}
         if drop: out.append('dropped (not answered by every run): ' + ', '.join(f'{k} {v}' for k, v in drop.items()))
@@ -157,7 +159,7 @@ class Comparison(Tabled):
                        f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p <= {np.nanmax(self.mc_se):.4f}')
         if self.test == 'bootstrap' or self.ci in ('percentile', 'bca'): out.append(f'bootstrap: {self.n_resamples} resamples, seed {self.seed}')
         out.append(f'superscripts: significantly better than the run of that letter ({self.correction} adjusted p < {self.alpha})')
-        return out
+        return out + _scale_notes(self)
 
     def report(self)->str:
         "A text table of the means; a superscript letter names each run this one is significantly better than."
@@ -165,7 +167,7 @@ class Comparison(Tabled):
         rows = [['', 'run'] + list(self.measures)] + [[L[i], r] + cells[i] for i, r in enumerate(self.runs)]
         w = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
         line = lambda r: '  '.join(c.ljust(w[j]) for j, c in enumerate(r)).rstrip()
-        return '\n'.join([line(rows[0]), '  '.join('-' * x for x in w)] + [line(r) for r in rows[1:]] + [''] + self.notes())
+        return '\n'.join([line(rows[0]), '  '.join('-' * x for x in w)] + [line(r) for r in rows[1:]] + [''] + _difference_lines(self) + [''] + self.notes())
 
     def table(self, digits:int=4, # decimals of the means
               second:bool=False, # underline the second-best value of each measure
@@ -212,7 +214,7 @@ class Comparison(Tabled):
         "Everything as JSON: settings, query counts, means per run, the pairwise rows, risk measures."
         fl = lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else v
         data = dict(test=self.test, correction=self.correction, alpha=self.alpha, ci=self.ci, confidence=self.confidence,
-                    queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, baseline=self.baseline,
+                    queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, baseline=self.baseline, family=self.family,
                     n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
                     means={r: {m: float(self.means[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)},
                     pairs=[{k: fl(v) for k, v in r.items()} for r in self.rows()])
@@ -277,6 +279,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
                    seed:int=0, ci:str=None, risk_alpha:float=None, tukey_design:str='paired',
                    queries:str='common', # the policy that produced `values` (recorded)
                    dropped:dict=None, # {run: queries dropped} (recorded)
+                   family:str='measure', # the correction's family: one of FAMILIES
                   )->Comparison:
     "`compare` from per-query values already aligned (the parameters are `compare`'s)."
     test, ci = _check_options(test, correction, queries, alpha, ci)
@@ -285,14 +288,11 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
     if X.ndim != 3 or X.shape[0] != len(names) or X.shape[2] != len(keys):
         raise EvalInputError(f"values must be (runs x queries x measures) = ({len(names)} x n x {len(keys)}), not {X.shape}")
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
-    if baseline is not None and baseline not in names:
-        raise EvalInputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    bases, family = _baselines(baseline, names), _check_family(family, baseline)
     n, M = X.shape[1], len(keys)
     if n < 2: raise EvalInputError(f"the runs have {n} query in common; paired tests need at least two")
     qids = np.arange(n) if qids is None else np.asarray(qids)
-    if baseline is None: pairs = [tuple(map(int, p)) for p in zip(*np.triu_indices(len(names), 1))]
-    else:
-        b = names.index(baseline); pairs = [(b, j) for j in range(len(names)) if j != b]
+    pairs = _pairs(len(names), [names.index(b) for b in bases])
     a_idx, b_idx = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     Dm = X[b_idx] - X[a_idx]                                  # (pairs x queries x measures)
     D = Dm.transpose(1, 0, 2).reshape(n, -1)                  # queries x (pairs * measures): every test treats all columns at once
@@ -310,7 +310,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
         s, pv, se, exact, tb = _test_columns(test, D, n_resamples, seed)
         stat, p = s.reshape(P, M), pv.reshape(P, M)
         mc_se = None if se is None else se.reshape(P, M)
-        padj = adjust_pvalues(p, correction)
+        padj = _adjust(p, pairs, correction, family)
     mean, sd = D.mean(0), D.std(0, ddof=1)
     confidence = 1 - alpha
     if ci == 't':
@@ -326,7 +326,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
     res = Comparison(names, keys, qids, X, pairs, shape(mean), stat, p, padj, shape(lo), shape(hi), shape(dz),
                      np.nan_to_num(padj, nan=1.0) < alpha, test, 'none' if test == 'tukey' else correction, alpha, ci,
                      confidence, queries, dict(dropped or {n_: 0 for n_ in names}), baseline,
-                     n_resamples if resampled else None, seed if resampled else None, mc_se, exact)
+                     n_resamples if resampled else None, seed if resampled else None, mc_se, exact, family=family)
     if baseline is not None:
         ra = 0.0 if risk_alpha is None else float(risk_alpha)
         res.risk_alpha = ra
@@ -338,7 +338,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
 def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
             runs, # {name: run} (anything `evaluate` takes), or a list of runs (named by file name)
             measures, # a measure name or a list of them: 'nDCG@10', 'AP', ...
-            baseline:str=None, # name of the baseline run: test every other run against it; None: every pair
+            baseline:str=None, # the baseline run (or a list of them): test every other run against it; None: every pair
             test:str='t', # one of TESTS: 't', 'wilcoxon', 'sign', 'randomisation', 'bootstrap', 'tukey'
             correction:str='holm', # one of CORRECTIONS, applied per measure over the pairs (ignored by 'tukey')
             alpha:float=0.05, # significance level
@@ -350,14 +350,14 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
             tukey_design:str='paired', # 'paired' (runs x queries) or 'independent' (scipy's one-way)
             ties:str='trec', # tie policy of the joins
             depth:int=None, # keep each query's top `depth` documents
+            family:str='measure', # the p-values corrected together: one of FAMILIES
            )->Comparison:
     "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
     _check_options(test, correction, queries, alpha, ci)              # fail before reading any file
     runs = _run_names(runs)
     names = list(runs)
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
-    if baseline is not None and baseline not in runs:
-        raise EvalInputError(f"baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+    _baselines(baseline, names), _check_family(family, baseline)
     try: parsed = [parse_measure(m) for m in ([measures] if isinstance(measures, str) or not hasattr(measures, '__iter__') else measures)]
     except (EvalInputError, TypeError): parsed = None                  # `evaluation` says what is wrong with them
     if parsed is not None:                                             # the judgements read, keyed and checked once for all the runs
@@ -368,4 +368,71 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
                  for n in names]
     qids, X, dropped = _aligned(evals, names, queries)
     return compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
-                          risk_alpha, tukey_design, queries, dropped)
+                          risk_alpha, tukey_design, queries, dropped, family)
+
+# %% ../nbs/14a_compare.ipynb #e3533aeb
+FAMILIES = {
+    'measure': "one family per measure: every pair compared on it (the default)",
+    'baseline': "one family per baseline and measure: its own pairs (each baseline a separate question)",
+    'all': "one family: every pair on every measure",
+}
+
+def _check_family(family, baseline)->str:
+    "`family`, checked: one of FAMILIES; 'baseline' needs a baseline."
+    check_choice(family, 'family', FAMILIES)
+    if family == 'baseline' and baseline is None: raise EvalInputError("family='baseline' needs baseline= (one run or several)")
+    return family
+
+# %% ../nbs/14a_compare.ipynb #8d6dc02b
+def _baselines(baseline, names:list)->list:
+    "The baseline run(s) as a list of names, each one of the runs (empty: every pair is compared)."
+    bases = [] if baseline is None else [baseline] if isinstance(baseline, str) else list(baseline)
+    for b in bases:
+        if b not in names: raise EvalInputError(f"baseline {b!r} is not one of the runs: {', '.join(names)}")
+    if len(set(bases)) < len(bases): raise EvalInputError(f"a baseline is named twice: {bases}")
+    return bases
+
+def _pairs(n_runs:int, bases:list)->list:
+    "(a, b) run indices: every a < b without baselines; else each baseline a against every other run, each pair once."
+    if not bases: return [tuple(map(int, p)) for p in zip(*np.triu_indices(n_runs, 1))]
+    return [(a, b) for k, a in enumerate(bases) for b in range(n_runs) if b != a and b not in bases[:k]]
+
+# %% ../nbs/14a_compare.ipynb #e27ff269
+def _adjust(p:np.ndarray, pairs:list, correction:str, family:str)->np.ndarray:
+    "The p-values (pairs x measures) adjusted by `correction` over each family."
+    if family == 'measure': return adjust_pvalues(p, correction)
+    if family == 'all': return adjust_pvalues(p.ravel(), correction).reshape(p.shape)
+    first, out = np.array([a for a, _ in pairs]), np.empty_like(p)
+    for a in np.unique(first): out[first == a] = adjust_pvalues(p[first == a], correction)
+    return out
+
+def _family_text(c)->str:
+    "The correction and the family it ran over, in words."
+    if c.test == 'tukey': return "correction: Tukey's HSD, over all pairs of each measure"
+    P, M = len(c.pairs), len(c.measures)
+    fam = dict(measure=f"the {P} pair{'s' * (P != 1)} of each measure", all=f'all {P * M} pairs x measures at once',
+               baseline="each baseline's pairs on each measure")[c.family]
+    return f'correction: {c.correction} over {fam}'
+
+# %% ../nbs/14a_compare.ipynb #41dab576
+LARGE_N_EFFECT = 0.1   # note when a paired t-test detects a d_z this small with 80% power
+
+def _scale_notes(c)->list:
+    "A note when the queries are so many that a negligible standardised difference comes out significant."
+    z = NormalDist().inv_cdf
+    dz = (z(1 - c.alpha / 2) + z(0.8)) / math.sqrt(len(c.qids))          # normal approximation, fine at this n
+    if dz > LARGE_N_EFFECT: return []
+    return [f'{len(c.qids)} queries: a paired t-test at alpha = {c.alpha} detects d_z = {dz:.3f} with 80% power, so '
+            'even negligible differences come out significant; judge them by the differences, their intervals and d_z '
+            '(Ihemelandu and Ekstrand, SIGIR 2023)']
+
+# %% ../nbs/14a_compare.ipynb #1dddcdcd
+def _difference_lines(c)->list:
+    "Every mean difference with its interval, d_z and adjusted p: the second table of `report`."
+    head = ['measure', 'difference', 'mean', f'{c.confidence:.0%} interval ({c.ci})', 'd_z', 'p adj']
+    rows = [[r['measure'], f"{r['run_b']} - {r['run_a']}", f"{r['diff']:+.4f}", f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
+             f"{r['d_z']:+.2f}", f"{r['p_adj']:.4f}" + (' *' if r['significant'] else '')] for r in c.rows()]
+    w = [max(len(x[k]) for x in [head] + rows) for k in range(len(head))]
+    line = lambda r: '  '.join(v.ljust(w[k]) for k, v in enumerate(r)).rstrip()
+    return [line(head), '  '.join('-' * x for x in w)] + [line(r) for r in rows] + \
+           ['(d_z: mean difference / standard deviation of the per-query differences; *: adjusted p < alpha)']
