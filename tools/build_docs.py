@@ -553,12 +553,13 @@ def fold_sections(soup, main) -> None:
             inner.unwrap()
 
 
-_SKIP_TEXT = {'cell-input', 'anchor', 'highlight'}   # code and heading anchors are not searched
+_SKIP_TEXT = {'cell-input', 'anchor', 'highlight', 'doc-source'}   # code, heading anchors and source links are not searched
 _KEEP_OUTPUT = {'output-markdown', 'output-html'}   # outputs that are prose: show_doc, generated tables
 
 
 def _searchable(el) -> bool:
     "A text node a reader would search: prose, show_doc text and generated tables; not code, outputs of code or scripts"
+    if type(el).__name__ == 'Comment': return False
     in_output = False
     for p in el.parents:
         if not p.name: continue

@@ -161,7 +161,7 @@ def _markdown(self) -> str:
     from nbdev.doclinks import NbdevLookup
     out = '---\n\n'
     src = NbdevLookup().code(self.fn)
-    if src: out += f'[source]({src}){{target="_blank" style="float:right; font-size:smaller"}}\n\n'
+    if src: out += f'[source]({src}){{target="_blank" .doc-source style="float:right; font-size:smaller"}}\n\n'
     out += f"{'#' * self.title_level} {self.nm} {{#{self.nm} .doc-symbol}}\n\n"  # id: the exact name (the page adds nbdev's lower-case one)
     try: sig, doc, rows = doc_parts(self.sym, self.nm)
     except Exception: return out + f'```python\n{self.dm}\n```' + (f'\n\n*{self.docs}*' if self.docs else '')

@@ -5,31 +5,45 @@
 
    Matching is by words: a query word matches a word of the index that equals it or starts with it
    ("tie" finds "ties", "ties" does not find "properties"); every query word must match. Greek letters
-   count as their names (α-nDCG is found by "alpha"). Ranking: a word in a page title or a heading counts
-   most, more when it comes early in a short heading; then the page's description; then the text. */
+   count as their names (α-nDCG is found by "alpha"). Ranking: a word in a page title counts most, then a
+   word in a heading, more when it comes early in a short one, then the page's description, then the
+   text; a word that is a later part of a compound (nDCG in α-nDCG, map in gm_map) counts half. */
 (function () {
   var input = document.getElementById('search-input');
   var list = document.getElementById('search-results');
   if (!input || !list) return;
   var GREEK = {'α': ' alpha ', 'β': ' beta ', 'γ': ' gamma ', 'δ': ' delta ', 'ε': ' epsilon ', 'λ': ' lambda ',
                'μ': ' mu ', 'π': ' pi ', 'ρ': ' rho ', 'σ': ' sigma ', 'τ': ' tau ', 'φ': ' phi ', 'ℓ': ' l '};
-  function words(s) {
-    s = s.toLowerCase().replace(/[αβγδελμπρστφℓ]/g, function (c) { return GREEK[c]; });
-    return s.split(/[^a-z0-9]+/).filter(Boolean);
+  function lower(s) {
+    return s.toLowerCase().replace(/[αβγδελμπρστφℓ]/g, function (c) { return GREEK[c].trim(); });
   }
+  // the words of a text; a later part of a compound ("ndcg" in "α-nDCG", "map" in "gm_map") is marked weak (w: true)
+  function terms(s) {
+    var out = [];
+    lower(s).split(/[^a-z0-9_-]+/).forEach(function (chunk) {
+      var parts = chunk.split(/[_-]+/).filter(Boolean);
+      parts.forEach(function (p, i) { out.push({t: p, w: i > 0}); });
+    });
+    return out;
+  }
+  function words(s) { return terms(s).map(function (x) { return x.t; }); }
   function counts(ws) { var c = {}; ws.forEach(function (w) { c[w] = (c[w] || 0) + 1; }); return c; }
   var index = (window.__searchIndex || []).map(function (e) {
     var x = words(e.x);
-    return {e: e, head: words(e.h || e.p), page: words(e.p), desc: words(e.d), x: counts(x), xs: Object.keys(counts(x))};
+    return {e: e, head: terms(e.h || e.p), page: terms(e.p), desc: terms(e.d), x: counts(x), xs: Object.keys(counts(x))};
   });
   var MAX = 12, active = -1;
 
-  // score of query word w in a field (list of words): exact beats prefix; early and short fields win
-  function field(ws, w, weight) {
-    var at = ws.indexOf(w);
-    if (at >= 0) return weight * (1 + 0.5 / (1 + at) + 0.25 * Math.min(1, 4 / ws.length));
-    for (var i = 0; i < ws.length; i++) if (ws[i].lastIndexOf(w, 0) === 0) return weight / 3;
-    return 0;
+  // score of query word w in a field (list of terms): a word beats a part of a compound, which beats a
+  // prefix; a word early in a short field counts more
+  function field(ts, w, weight) {
+    var best = 0;
+    for (var i = 0; i < ts.length; i++) {
+      var s = ts[i].t === w ? weight * (1 + 0.5 / (1 + i) + 0.25 * Math.min(1, 4 / ts.length)) * (ts[i].w ? 0.5 : 1)
+            : ts[i].t.lastIndexOf(w, 0) === 0 ? weight / 3 : 0;
+      if (s > best) best = s;
+    }
+    return best;
   }
   function inText(it, w) {
     if (it.x[w]) return 3 + Math.min(3, it.x[w]);
@@ -40,7 +54,7 @@
     var s = 0, isPage = !it.e.h;
     for (var i = 0; i < qs.length; i++) {
       var w = qs[i];
-      var one = field(it.head, w, isPage ? 48 : 40) + (isPage ? field(it.desc, w, 20) : field(it.page, w, 5)) + inText(it, w);
+      var one = field(it.head, w, isPage ? 64 : 40) + (isPage ? field(it.desc, w, 8) : field(it.page, w, 5)) + inText(it, w);
       if (!one) return 0;
       s += one;
     }
