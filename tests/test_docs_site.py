@@ -11,7 +11,17 @@ driven over the DevTools protocol with the `websocket-client` package. Per page 
 - the page has a title (document title and the h1 header);
 - every link inside the site answers HTTP 200 and every `#anchor` it names exists on the target
   page (each linked page is checked in turn);
-- the page is no wider than the window (1280 px): wide tables and code scroll inside their own box.
+- the page is no wider than the window (1280 px): wide tables and code scroll inside their own box;
+- no raw Markdown link in the text, no `/tmp/` path, no `NoneType` or Markdown link in a rendered
+  signature, every figure has an alt text that says what it shows, the page links to the previous
+  and next page, and the sidebar shows the current page.
+
+Further tests: every page at 390 px (`check_narrow`); the API page links every public name to an
+existing section, and every public function's section has a parameter table; search puts the
+defining section of "ties", "map", "mrr", "alpha", "ndcg", "bpref", "wilcoxon" first, with snippets
+free of TeX and test code (`check_search_first`), and leaves names outside `__all__` out of its
+index; Getting started shows its figure; the pages that fold their tests (`FOLDED_PAGES`) show no
+test block longer than 15 lines.
 
 Besides, `check_search` types "nDCG" and "bpref" into the offline search box and follows the
 result to its page, and `banned_words` lists pages that mention the project's private working
@@ -181,7 +191,26 @@ PROBE_JS = r"""
     rawTex: rawTex.slice(0, 10),
     showDocVisible: document.body.innerText.includes('show_doc('),
     imgs: [...document.images].map(i => ({src: i.getAttribute('src') || '', url: i.currentSrc || i.src,
-                                          complete: i.complete, w: i.naturalWidth})),
+                                          complete: i.complete, w: i.naturalWidth, alt: i.getAttribute('alt') || ''})),
+    rawLinks: [...text.matchAll(/\[[^\]\n]{1,80}\]\([^)\s]{1,160}\)/g)].map(m => m[0]).slice(0, 10),
+    tmpPaths: [...document.body.textContent.matchAll(/\/tmp\/[^\s'"<]{0,60}/g)].map(m => m[0]).slice(0, 5),
+    docSymbols: [...document.querySelectorAll('h3.doc-symbol, h4.doc-symbol')].map(h => {
+      const box = h.closest('.output-markdown') || h.parentElement;
+      const sig = box.querySelector('pre');
+      return {id: h.id, name: h.textContent.replace(/#$/, '').trim(), table: !!box.querySelector('table.params'),
+              sig: sig ? sig.textContent : ''};
+    }),
+    pageNav: {prev: !!document.querySelector('nav.page-nav a[rel=prev]'), next: !!document.querySelector('nav.page-nav a[rel=next]')},
+    sidebarActive: (() => {
+      const nav = document.querySelector('nav.sidebar'), a = nav && nav.querySelector('a.active');
+      if (!a) return null;
+      const r = a.getBoundingClientRect(), n = nav.getBoundingClientRect();
+      return r.top >= n.top - 1 && r.bottom <= n.bottom + 1;
+    })(),
+    codeBlocks: [...document.querySelectorAll('main .cell-input')].filter(c => !c.closest('details:not([open])')).map(c => {
+      const src = c.textContent, lines = src.split('\n').filter(l => l.trim()).length;
+      return {lines, tests: /\btest_\w+\(|\bassert\b/.test(src), defines: /^\s*(def|class)\s/m.test(src)};
+    }).filter(b => b.lines > 15),
     sidebar: [...document.querySelectorAll('nav.sidebar a[href]')].map(a => ({href: a.href, text: a.textContent.trim()})),
     links: [...document.querySelectorAll('a[href]')].filter(a => !a.closest('nav.sidebar'))
              .map(a => ({href: a.href, text: a.textContent.trim().slice(0, 40)})),
@@ -243,6 +272,15 @@ def page_problems(name: str, f: dict) -> list[str]:
         if not (i['complete'] and i['w'] > 0): p.append(f"image did not load: {i['src'][:80]}")
     if f['showDocVisible']: p.append('show_doc source is visible')
     if not f['sidebar']: p.append('no sidebar links')
+    if f['rawLinks']: p.append(f"raw Markdown links in the text: {f['rawLinks'][:3]}")
+    if f['tmpPaths']: p.append(f"temporary paths in the page: {f['tmpPaths'][:3]}")
+    for d in f['docSymbols']:
+        if 'NoneType' in d['sig'] or '](' in d['sig']:
+            p.append(f"signature of {d['name']} shows NoneType or a Markdown link: {d['sig'][:120]!r}")
+    for i in f['imgs']:
+        if i['alt'].strip() in ('', 'Figure output', 'Plot'): p.append(f"figure without an alt text saying what it shows: {i['src'][:60]}")
+    if name != 'index.html' and not (f['pageNav']['prev'] or f['pageNav']['next']): p.append('no previous/next page links')
+    if f['sidebarActive'] is False: p.append('the sidebar does not show the current page')
     if f['width']['scroll'] > f['width']['window']:
         p.append(f"page is wider than the window: {f['width']['scroll']} px > {f['width']['window']} px "
                  f"(elements past the edge: {f['wide']})")
@@ -326,6 +364,49 @@ def banned_words(facts: dict) -> dict:
 
 
 SEARCH_CASES = {'nDCG': 'dcg.html', 'bpref': 'trec_measures.html'}
+# the first result of each query: the section (or page) that defines the term
+SEARCH_FIRST = {'ties': 'choosing_a_metric.html#ties-the-default-rule', 'map': 'average_precision.html',
+                'mrr': 'reciprocal_rank.html', 'alpha': 'diversity.html', 'ndcg': 'dcg.html',
+                'bpref': 'trec_measures.html#bpref-and-infap-measures-for-incomplete-judgements',
+                'wilcoxon': 'significance.html#wilcoxons-signed-rank-test'}
+_SNIPPET_TEX = re.compile(r'\\[a-zA-Z]+|\$|\btest_\w+\(|\bassert\b')
+
+
+def check_search_first(base_url: str, cases: dict = SEARCH_FIRST, chromium: str | None = CHROMIUM) -> list[str]:
+    """Type each query into the search box of the home page: the first result must be the expected section,
+    and no snippet may show TeX or test code."""
+    problems = []
+    with Chromium(chromium) as browser:
+        inspect_page(browser, urllib.parse.urljoin(base_url, 'index.html'))
+        for query, first in cases.items():
+            q = json.dumps(query)
+            got = browser.evaluate(f'JSON.stringify(window.__docs && window.__docs.searchSnippets ? '
+                                   f'[window.__docs.search({q}), window.__docs.searchSnippets({q})] : null)')
+            if json.loads(got) is None: problems.append('search: no search box or index on index.html'); break
+            hrefs, snippets = json.loads(got)
+            if not hrefs or hrefs[0] != first: problems.append(f'search {query!r}: first result {hrefs[:1]}, expected {first}')
+            bad = [x for x in snippets if _SNIPPET_TEX.search(x)]
+            if bad: problems.append(f'search {query!r}: snippets with TeX or test code: {bad[:2]}')
+    return problems
+
+
+NARROW = 390   # a phone's width
+
+
+def check_narrow(base_url: str, pages: list[str], width: int = NARROW, chromium: str | None = CHROMIUM) -> list[str]:
+    """Open every page at `width` px: none may be wider than the window (top bar, formulas and tables
+    scroll inside their own boxes or wrap)."""
+    problems = []
+    with Chromium(chromium) as browser:
+        browser.call('Emulation.setDeviceMetricsOverride', width=width, height=844, deviceScaleFactor=1, mobile=False)
+        for page in pages:
+            try: f = inspect_page(browser, urllib.parse.urljoin(base_url, page))
+            except (TimeoutError, RuntimeError) as e:
+                problems.append(f'{page} at {width} px: could not inspect page: {e}'); continue
+            if f['width']['scroll'] > f['width']['window']:
+                problems.append(f"{page} at {width} px: page is wider than the window: {f['width']['scroll']} px "
+                                f"(elements past the edge: {f['wide']})")
+    return problems
 
 
 def check_search(base_url: str, cases: dict = SEARCH_CASES, chromium: str | None = CHROMIUM) -> list[str]:
@@ -386,6 +467,103 @@ def test_docs_search_finds_pages(site):
     assert problems == [], 'search problems:\n' + '\n'.join(problems)
 
 
+def _sitemap(site: Path) -> list[str]:
+    return [l.strip() for l in (site / 'sitemap.txt').read_text().splitlines() if l.strip()]
+
+
+def test_docs_pages_fit_a_phone(site):
+    "At 390 px no page is wider than the window: the top bar fits, formulas and tables scroll inside their boxes"
+    with serve(site) as url: problems = check_narrow(url, _sitemap(site))
+    assert problems == [], 'pages wider than a phone:\n' + '\n'.join(problems)
+
+
+def test_docs_search_puts_definitions_first(site):
+    "Search by words ranks the defining section of each term first; snippets show prose, not TeX or test code"
+    with serve(site) as url: problems = check_search_first(url)
+    assert problems == [], 'search problems:\n' + '\n'.join(problems)
+
+
+def _public():
+    import rankmetrics_nb
+    return rankmetrics_nb, list(rankmetrics_nb.__all__)
+
+
+def _api_links(facts) -> dict:
+    "{public name: the url its entry on the API page links to} (the first link showing the name)"
+    links = {}
+    for l in facts['api.html']['links']: links.setdefault(l['text'].removesuffix('()'), l['href'])
+    return links
+
+
+def test_docs_api_page_links_every_public_name(site_check):
+    "The API page names every public name as a link, and every such link lands on an existing section"
+    _, facts = site_check
+    pkg, public = _public()
+    links = _api_links(facts)
+    assert sorted(set(public) - set(links)) == []
+    for name in public:
+        page, _, frag = links[name].partition('#')
+        page = page.rsplit('/', 1)[-1] or 'api.html'
+        assert page in facts, f'{name}: link to {links[name]}: page not in the site'
+        assert frag in facts[page]['ids'], f'{name}: link to {links[name]}: no such anchor'
+
+
+def test_docs_public_functions_have_parameter_tables(site_check):
+    "Every public function's section shows a Type / Default / Details table"
+    import inspect
+    _, facts = site_check
+    pkg, public = _public()
+    sections = {(page, d['id']): d for page, f in facts.items() for d in f['docSymbols']}
+    links = _api_links(facts)
+    missing = []
+    for name in public:
+        if not inspect.isfunction(getattr(pkg, name)): continue
+        page, _, frag = links[name].rsplit('/', 1)[-1].partition('#')
+        d = sections.get((page, frag))
+        if d is None or not d['table']: missing.append(f'{name} ({page}#{frag})')
+    assert missing == [], f'public functions without a parameter table: {missing}'
+
+
+def test_docs_every_page_has_previous_and_next(site_check):
+    "Every page links to the previous and the next page in the sidebar's order (the first and last to one)"
+    _, facts = site_check
+    pages = {n: f['pageNav'] for n, f in facts.items() if n.endswith('.html')}
+    assert [n for n, nav in pages.items() if not nav['prev']] == ['index.html']
+    assert len([n for n, nav in pages.items() if not nav['next']]) == 1
+    assert all(nav['prev'] or nav['next'] for nav in pages.values())
+
+
+def test_docs_getting_started_shows_its_figure(site_check):
+    _, facts = site_check
+    imgs = facts['getting_started.html']['imgs']
+    assert imgs and all(i['complete'] and i['w'] > 0 for i in imgs)
+    assert 'scatter' in imgs[0]['alt']
+
+
+# pages whose test walls are folded at the end (the other pages follow in a later pass)
+FOLDED_PAGES = ('dcg.html', 'precision.html')
+TEST_WALL_LINES = 15
+
+
+def test_docs_no_visible_test_walls(site_check):
+    "On the pages that fold their tests, no visible code block of more than 15 lines is tests"
+    _, facts = site_check
+    walls = {p: b for p in FOLDED_PAGES for b in facts[p]['codeBlocks'] if b['tests'] and not b['defines']}
+    assert walls == {}, f'visible test blocks over {TEST_WALL_LINES} lines: {walls}'
+
+
+def test_docs_search_index_leaves_out_private_names(site, site_check):
+    "Sections documenting names outside the package's __all__ are not in the search index"
+    _, facts = site_check
+    _, public = _public()
+    index = json.loads((site / 'search-index.js').read_text(encoding='utf-8').split('=', 1)[1].strip().rstrip(';'))
+    urls = {e['u'] for e in index}
+    private = [f"{p}#{d['id']}" for p, f in facts.items() for d in f['docSymbols'] if d['name'].split('.')[0] not in public]
+    assert private, 'expected some documented names outside __all__ (helpers documented on their pages)'
+    assert sorted(urls & set(private)) == []
+    assert not [e['h'] for e in index if e['h'].startswith('_')]
+
+
 def test_docs_prose_speaks_of_itself(site_check):
     "No page mentions the project's private working material (seed numbers, peer cases, facts, shared paths)"
     _, facts = site_check
@@ -416,16 +594,19 @@ def test_checker_can_fail(site, site_check, tmp_path):
         idx.write_text(idx.read_text(encoding='utf-8').replace('</main>', _INJECT + '</main>', 1), encoding='utf-8')
         math_pages = math_pages or ['index.html']
         img_page = img_page or 'index.html'
-    # a link to a missing anchor, an element wider than the window, a banned phrase
+    # a link to a missing anchor, an element wider than the window, a banned phrase, a raw link, a temp path
     idx = broken / 'index.html'
     idx.write_text(idx.read_text(encoding='utf-8').replace(
         '</main>', '<p><a href="index.html#no-such-anchor">dangling</a></p><div style="width:3000px">wide</div>'
-        '<p>as in seed 003 and peer case 74</p></main>', 1), encoding='utf-8')
+        '<p>as in seed 003 and peer case 74</p><p>see [compare](compare.html) in /tmp/ipykernel_1/2.py</p></main>', 1),
+        encoding='utf-8')
     broken_facts = {}
     with serve(broken) as url: problems = check_site(url, facts=broken_facts)
     text = '\n'.join(problems)
     assert "index.html: link 'dangling' -> index.html#no-such-anchor: no such anchor" in text, text
     assert 'index.html: page is wider than the window' in text, text
+    assert "index.html: raw Markdown links in the text: ['[compare](compare.html)']" in text, text
+    assert "index.html: temporary paths in the page: ['/tmp/ipykernel_1/2.py" in text, text
     assert [h.split(':')[0] for h in banned_words(broken_facts).get('index.html', [])][:2] == ['"seed 00"', '"peer case"']
     for page in math_pages:
         assert any(p.startswith(f'{page}: untypeset TeX') for p in problems), f'{page}: untypeset math not reported:\n{text}'

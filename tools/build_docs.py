@@ -113,7 +113,7 @@ def process_notebook(path: str) -> dict:
     tools = str(Path(__file__).resolve().parent)
     if tools not in sys.path: sys.path.insert(0, tools)
     import docs_showdoc
-    docs_showdoc.install()  # classes as `class Name(Base):` with their fields, not `def Name(**kw)`
+    docs_showdoc.install()  # signatures without docments, a Type / Default / Details table, classes as classes
     nb = read_nb(path)
     argv, sys.argv = sys.argv, sys.argv[:1]  # executed cells must not see this script's options
     with warnings.catch_warnings(record=True) as caught:
@@ -130,7 +130,8 @@ def process_notebook(path: str) -> dict:
         finally: sys.argv = argv
     cells = []
     for c in nb.cells:
-        d = {'cell_type': c.cell_type, 'source': c.source or '', 'metadata': _jsonable(dict(c.get('metadata') or {}))}
+        d = {'cell_type': c.cell_type, 'source': c.source or '', 'metadata': _jsonable(dict(c.get('metadata') or {})),
+             'directives': _jsonable(dict(getattr(c, 'directives_', None) or {}))}  # nbdev strips `#| flag`s from the source
         if c.cell_type == 'code':
             d['outputs'] = _jsonable(list(c.get('outputs') or []))
             d['execution_count'] = c.get('execution_count')
@@ -210,7 +211,7 @@ def auto_fold(src: str, opts: dict) -> str | None:
 def _falsy(v) -> bool: return v is False or str(v).lower() in ('false', 'no', '0')
 
 
-_re_attr_token = re.compile(r'''([.#][\w:-]+)|([\w:-]+)=("[^"]*"|'[^']*'|[^\s"']+)''')
+_re_attr_token = re.compile(r'''(#[\w:.-]+|\.[\w:-]+)|([\w:-]+)=("[^"]*"|'[^']*'|[^\s"']+)''')  # ids may hold dots
 
 
 def pandoc_attrs(s: str) -> dict:
@@ -236,9 +237,9 @@ _re_heading_attrs = re.compile(r'^(#{1,6}\s+.*?)\s+\{([^{}\n]*)\}\s*$')
 
 
 def _heading_html_md(m: re.Match) -> str:
-    "`## Title {#id .cls}` -> `## Title` (+ a comment carrying the id, applied by `postprocess`)"
-    hid = pandoc_attrs(m[2]).get('id')
-    return m[1] + (f' <!--docs-id:{hid}-->' if hid else '')
+    "`## Title {#id .cls}` -> `## Title` (+ comments carrying the id and classes, applied by `postprocess`)"
+    a = pandoc_attrs(m[2])
+    return m[1] + (f" <!--docs-id:{a['id']}-->" if a.get('id') else '') + (f" <!--docs-class:{a['class']}-->" if a.get('class') else '')
 
 
 def _link_html(m: re.Match) -> str:
@@ -298,10 +299,70 @@ def pandoc_to_html_md(md: str) -> str:
     return '\n'.join(res)
 
 
+# `<file>.py:<line>: SomeWarning: message` + the echoed source line, as Python prints a warning
+_re_warning = re.compile(r'^[^\n]*?\.py:\d+: (\w+(?:Warning|Error)): ([^\n]*)\n(?:[ \t]+[^\n]*\n)?', re.M)
+# a file in a temporary folder: /tmp/tmpab12cd/bom.txt, /tmp/ipykernel_123/456.py, /var/folders/.../T/tmpx/f
+_re_temp_path = re.compile(r'(?:/tmp|/var/folders/[\w/]+?/T|[A-Za-z]:\\[^\s:]*?\\Temp)[/\\](?:[\w.-]+[/\\])*([\w.-]+)')
+
+
+def clean_output_text(text: str) -> str:
+    """Outputs as a reader should see them: a warning as `Category: message` (not the kernel's temporary
+    cell file, line number and source line), and a file in a temporary folder by its name only."""
+    return _re_temp_path.sub(r'\1', _re_warning.sub(r'\1: \2\n', text))
+
+
+def _clean_output(o: dict) -> None:
+    for key in ('text',):
+        if key in o: o[key] = clean_output_text(''.join(o[key]) if isinstance(o[key], list) else o[key])
+    if 'traceback' in o: o['traceback'] = [clean_output_text(t) for t in o['traceback']]
+    data = o.get('data') or {}
+    if 'text/plain' in data:
+        t = data['text/plain']
+        data['text/plain'] = clean_output_text(''.join(t) if isinstance(t, list) else t)
+
+
+_re_plot_text = {k: re.compile(rf"""(?:{pat})\s*\(?\s*[fFrR]{{0,2}}([\'"])(.+?)\1""") for k, pat in
+                 [('title', r'set_title|suptitle|\btitle\s*=|plt\.title'), ('x', r'set_xlabel|\bxlabel\s*=|plt\.xlabel'),
+                  ('y', r'set_ylabel|\bylabel\s*=|plt\.ylabel')]}
+
+
+_GREEK = dict(alpha='α', beta='β', gamma='γ', delta='δ', epsilon='ε', lambda_='λ', mu='μ', pi='π', rho='ρ',
+              sigma='σ', tau='τ', phi='φ', ell='ℓ', infty='∞', le='≤', ge='≥', times='×', cdot='·', approx='≈')
+
+
+def _greek(tex: str) -> str:
+    "The TeX commands for Greek letters and a few symbols as Unicode characters"
+    return re.sub(r'\\([a-zA-Z]+)', lambda m: _GREEK.get(m[1], _GREEK.get(m[1] + '_', m[0])), tex)
+
+
+def _plain(md: str) -> str:
+    "Markdown or TeX-bearing text as plain words (for alt texts)"
+    t = re.sub(r'\$\$.*?\$\$', ' ', md, flags=re.S)
+    t = re.sub(r'\$([^$]*)\$', lambda m: re.sub(r'\\[a-zA-Z]+|[{}^_\\]', ' ', _greek(m[1])), t)
+    t = re.sub(r'!?\[([^\]]*)\]\([^)]*\)', r'\1', t)
+    t = re.sub(r'[`*#>|]', '', t)
+    return re.sub(r'\s+', ' ', t).strip()
+
+
+def figure_alt(src: str, context: str) -> str:
+    """Alt text for a figure a code cell draws: its titles and axis labels as written in the code
+    (f-string fields left out; a title with several fields is skipped), else the last sentence of the
+    text before it."""
+    found = {k: [m[2] for m in rx.finditer(src) if m[2].count('{') <= 1] for k, rx in _re_plot_text.items()}
+    clean = lambda xs: [re.sub(r'\s+', ' ', re.sub(r'\{[^}]*\}', '', _plain(x))).strip(' :,') for x in xs]
+    titles, xs, ys = (list(dict.fromkeys(x for x in clean(found[k]) if x)) for k in ('title', 'x', 'y'))
+    axes = '; '.join(p for p in (f"x axis: {', '.join(xs)}" if xs else '', f"y axis: {', '.join(ys)}" if ys else '') if p)
+    if titles: return 'Plot: ' + '; '.join(titles) + (f' ({axes})' if axes else '')
+    sentences = [x for x in re.split(r'(?<=[.:!?])\s+', _plain(context)) if len(x) > 20]
+    if sentences: return 'Plot: ' + sentences[-1].rstrip(':.') + (f' ({axes})' if axes else '')
+    return 'Plot' + (f' ({axes})' if axes else '')
+
+
 def prepare_cells(proc: dict) -> list[dict]:
     "Apply quarto cell options and the markdown rewrites to nbdev-processed cells"
-    cells = []
+    cells, context = [], ''
     for c in proc['cells']:
+
         ct = c['cell_type']
         if ct == 'raw':
             src = c['source'].strip()
@@ -312,10 +373,13 @@ def prepare_cells(proc: dict) -> list[dict]:
             if re.fullmatch(r'\s*<!--.*?-->\s*', c['source'], flags=re.S):  # e.g. nbdev's autogenerated warning
                 cells.append({'cell_type': 'raw', 'source': c['source'].strip(), 'metadata': {'raw_mimetype': 'text/html'}})
                 continue
+            context = c['source']
             c['source'] = pandoc_to_html_md(c['source'])
             cells.append(c); continue
         if ct != 'code': continue
         opts, src = split_cell_options(c['source'])
+        for k, v in (c.get('directives') or {}).items():  # nbdev test flags (`#| peer`) it took out of the source
+            if not k.endswith(':') and not v: opts.setdefault(k, True)
         if _falsy(opts.get('include', True)): continue
         docs = {}
         outputs = c.get('outputs') or []
@@ -324,6 +388,7 @@ def prepare_cells(proc: dict) -> list[dict]:
         if _falsy(opts.get('warning', True)):
             outputs = [o for o in outputs if not (o.get('output_type') == 'stream' and o.get('name') == 'stderr')]
         for o in outputs:
+            _clean_output(o)
             md = (o.get('data') or {}).get('text/markdown')
             if md is not None:
                 md = ''.join(md) if isinstance(md, list) else md
@@ -338,6 +403,8 @@ def prepare_cells(proc: dict) -> list[dict]:
             docs['fold'], docs['summary'], docs['fold_all'] = 'hide', summary, True
         if opts.get('fig-cap'): docs['cap'] = str(opts['fig-cap'])
         if opts.get('fig-alt'): docs['alt'] = str(opts['fig-alt'])
+        elif any(k.startswith('image/') for o in outputs for k in (o.get('data') or {})):
+            docs['alt'] = str(opts.get('fig-cap') or figure_alt(src, context))
         md = dict(c.get('metadata') or {})
         md['docs'] = docs
         if not show_src: md['transient'] = {'remove_source': True}
@@ -390,18 +457,25 @@ def slugify(text: str) -> str:
     return s or 'section'
 
 
-def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path) -> str:
-    "Heading ids + anchors, toc, local links, and copying of local assets referenced by the page"
+def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path):
+    "Heading ids + anchors, folded sections, toc, local links, and copying of local assets referenced by the page (returns the soup)"
     from bs4 import BeautifulSoup, Comment
     soup = BeautifulSoup(page_html, 'html.parser')
     main = soup.find('main', id='content')
     used = {t['id'] for t in soup.find_all(id=True)}
     toc = []
-    for h in main.find_all(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']):
-        if 'title' in (h.get('class') or []): continue
-        for c in h.find_all(string=lambda x: isinstance(x, Comment) and x.startswith('docs-id:')):
-            if not h.get('id') and c[8:].strip() not in used: h['id'] = c[8:].strip(); used.add(h['id'])
+    headings = [h for h in main.find_all(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']) if 'title' not in (h.get('class') or [])]
+    for h in headings:  # ids and classes written in the source (`{#id .cls}`) first: a symbol's id beats a slug
+        for c in h.find_all(string=lambda x: isinstance(x, Comment) and x.startswith(('docs-id:', 'docs-class:'))):
+            key, _, val = c.partition(':')
+            if key == 'docs-class': h['class'] = (h.get('class') or []) + val.split()
+            elif not h.get('id') and val.strip() not in used: h['id'] = val.strip(); used.add(h['id'])
             c.extract()
+    for h in headings:  # a documented symbol (id: its exact name) also answers to nbdev's lower-case link anchor
+        if 'doc-symbol' in (h.get('class') or []) and h.get('id') and (low := h['id'].lower()) not in used:
+            h.insert(0, soup.new_tag('span', attrs={'id': low, 'class': 'anchor-alias'}))
+            used.add(low)
+    for h in headings:
         if not h.get('id'):
             base = slugify(h.get_text()); hid, n = base, 1
             while hid in used: n += 1; hid = f'{base}-{n}'
@@ -420,8 +494,11 @@ def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path) ->
             if rel.split('#')[0] in site['page_files']: a['href'] = href = rel
         path, _, frag = href.partition('#')
         if path in nb_pages: a['href'] = nb_pages[path] + ('#' + frag if frag else '')
+    fold_sections(soup, main)
     # wide tables scroll inside their own box instead of widening the page
     for t in main.find_all('table'):
+        if [th.get_text(strip=True) for th in t.find_all('th')][1:4] == ['Type', 'Default', 'Details']:
+            t['class'] = (t.get('class') or []) + ['params']  # a show_doc parameter table
         if t.parent.name == 'div' and 'table-wrap' in (t.parent.get('class') or []): continue
         t.wrap(soup.new_tag('div', attrs={'class': 'table-wrap'}))
         if max((len(c.get_text(' ', strip=True)) for c in t.find_all(['td', 'th'])), default=0) > 50:
@@ -434,39 +511,126 @@ def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path) ->
         if f.is_file() and (out / src).resolve() != f:
             (out / src).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(f, out / src)
-    res = str(soup)
-    if page['toc']:
+    marker = soup.find(string=lambda x: isinstance(x, Comment) and x.strip() == 'DOCS-TOC')
+    if marker is not None:
         items = ''.join(f'<li class="toc-{lvl}"><a href="#{hid}">{html.escape(txt)}</a></li>' for lvl, hid, txt in toc)
-        block = f'<h2 id="toc-title">On this page</h2>\n<ul>{items}</ul>' if toc else ''
-        res = res.replace('<!--DOCS-TOC-->', block, 1)
-    return res
+        block = f'<h2 id="toc-title">On this page</h2>\n<ul>{items}</ul>' if toc and page['toc'] else ''
+        marker.replace_with(BeautifulSoup(block, 'html.parser'))
+    return soup
+
+
+_HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']
+
+
+def fold_sections(soup, main) -> None:
+    """A heading with the class `fold` (`## Tests and cross-checks {.fold}` in a notebook) starts a section
+    shown closed: it and everything after it, up to the next markdown cell with a heading of the same
+    or a higher level, go into a <details> whose summary is the heading. The later cells of the heading's
+    own markdown cell go in with it; the cells before it stay where they are."""
+    for h in main.find_all(_HEADINGS, class_='fold'):
+        cell = h.find_parent('div', class_='cell')
+        if cell is None or cell.parent is not main: continue
+        level = int(h.name[1])
+        details = soup.new_tag('details', attrs={'class': 'fold-section', 'id': f"fold-{h.get('id', '')}"})
+        summary = soup.new_tag('summary')
+        details.append(summary)
+        rest = soup.new_tag('div', attrs={'class': 'cell markdown'})
+        for sib in list(h.next_siblings): rest.append(sib.extract())
+        cell.insert_after(details)
+        summary.append(h.extract())
+        if rest.get_text(strip=True): details.append(rest)
+        nxt = details.next_sibling
+        while nxt is not None:
+            after = nxt.next_sibling
+            if getattr(nxt, 'name', None) == 'div' and 'markdown' in (nxt.get('class') or []) and \
+                    any(int(x.name[1]) <= level for x in nxt.find_all(_HEADINGS)):
+                break
+            details.append(nxt.extract())
+            nxt = after
+        if not cell.get_text(strip=True): cell.decompose()
+        for inner in details.find_all('details', class_='auto-fold'):  # already folded: no second click
+            inner.summary.decompose()
+            inner.unwrap()
+
+
+_SKIP_TEXT = {'cell-input', 'anchor', 'highlight', 'doc-source'}   # code, heading anchors and source links are not searched
+_KEEP_OUTPUT = {'output-markdown', 'output-html'}   # outputs that are prose: show_doc, generated tables
+
+
+def _searchable(el) -> bool:
+    "A text node a reader would search: prose, show_doc text and generated tables; not code, outputs of code or scripts"
+    if type(el).__name__ == 'Comment': return False
+    in_output = False
+    for p in el.parents:
+        if not p.name: continue
+        if p.name in ('script', 'style', 'pre', 'summary'): return False
+        cls = set(p.get('class') or [])
+        if cls & _SKIP_TEXT: return False
+        if cls & _KEEP_OUTPUT: return True
+        if 'cell-output' in cls: in_output = True
+    return not in_output
+
+
+_re_display_math = re.compile(r'(?<!\\)\$\$.*?(?<!\\)\$\$|\\\[.*?\\\]', re.S)
+_re_inline_math = re.compile(r'(?<![\\$])\$([^$]+?)(?<![\\$])\$|\\\((.*?)\\\)', re.S)
+
+
+def search_text(parts: list[str]) -> str:
+    "Text for the search index: TeX left out (display math) or reduced to its letters (inline math)"
+    t = re.sub(r'\s+', ' ', ' '.join(parts))
+    t = _re_display_math.sub(' ', t)
+    t = _re_inline_math.sub(lambda m: ' ' + re.sub(r'\\[a-zA-Z]+|[{}^_\\]|\\.', ' ', _greek(m[1] or m[2] or '')) + ' ', t)
+    return re.sub(r'\s+', ' ', t).strip()
 
 
 def _section_text(h) -> str:
-    "Visible text from heading `h` to the next heading of any level (code included, outputs not)"
+    "Searchable text from heading `h` to the next heading of any level"
     parts = []
     for el in h.next_elements:
-        if getattr(el, 'name', None) in ('h1', 'h2', 'h3', 'h4', 'h5', 'h6'): break
-        if isinstance(el, str) and h not in el.parents and not any(getattr(p, 'name', '') in ('script', 'style') or
-                                           {'cell-output', 'anchor'} & set(p.get('class') or []) for p in el.parents if p.name):
-            parts.append(el)
-    return re.sub(r'\s+', ' ', ' '.join(parts)).strip()
+        if getattr(el, 'name', None) in _HEADINGS: break
+        if isinstance(el, str) and h not in el.parents and _searchable(el): parts.append(el)
+    return search_text(parts)
 
 
-SEARCH_TEXT_CHARS = 4000  # text kept per section in the search index
+SEARCH_TEXT_CHARS = 3000  # text kept per section in the search index
+
+
+def _public_names(root: Path = REPO) -> set | None:
+    "The package's `__all__` (None if it cannot be imported): sections of other names stay out of the search"
+    import importlib
+    try: return set(importlib.import_module(read_settings(root).get('lib_name', '')).__all__)
+    except Exception: return None
+
+
+def search_entries(href: str, title: str, description: str, main, public: set | None) -> list[dict]:
+    """The page's entries for search-index.js: the page itself (title, description, text before the first
+    heading), then one per heading. A show_doc section of a name outside the package's `__all__` is left out."""
+    header = main.find('header', class_='page-header')
+    first = main.find(_HEADINGS[1:4])
+    intro = []
+    if header:  # text before the first heading
+        for el in header.next_elements:
+            if el is first: break
+            if isinstance(el, str) and not el.find_parent('header') and _searchable(el): intro.append(el)
+    entries = [{'p': title, 'h': '', 'u': href, 'd': description, 'x': search_text(intro)[:SEARCH_TEXT_CHARS]}]
+    for h in main.find_all(_HEADINGS[1:4]):
+        if not h.get('id'): continue
+        htxt = h.get_text(' ', strip=True).rstrip('#').strip()
+        if 'doc-symbol' in (h.get('class') or []) and public is not None and htxt.split('.')[0] not in public: continue
+        entries.append({'p': title, 'h': htxt, 'u': f"{href}#{h['id']}", 'd': '', 'x': _section_text(h)[:SEARCH_TEXT_CHARS]})
+    return entries
 
 
 def finish_site(out: Path, pages: list[dict]) -> dict:
-    """Second pass over the written pages, once every page's ids are known:
+    """Second pass over the pages (`pg['soup']`), once every page's ids are known; writes them:
     - a link to a page of the site whose anchor does not exist (a private or undocumented name
       that nbdev linked, a renamed section) is replaced by its text;
     - the search index `search-index.js` (one entry per page section: page title, heading,
-      url, text) is written for assets/search.js.
+      url, description, text) is written for assets/search.js.
     Returns {'unlinked': [(page, href)], 'entries': n}."""
-    from bs4 import BeautifulSoup
-    soups = {pg['href']: BeautifulSoup((out / pg['href']).read_text(encoding='utf-8'), 'html.parser') for pg in pages}
+    soups = {pg['href']: pg.pop('soup') for pg in pages}
     ids = {href: {t['id'] for t in soup.find_all(id=True)} for href, soup in soups.items()}
-    unlinked, index = [], []
+    unlinked, index, public = [], [], _public_names()
     for pg in pages:
         href, soup = pg['href'], soups[pg['href']]
         main = soup.find('main', id='content')
@@ -479,25 +643,7 @@ def finish_site(out: Path, pages: list[dict]) -> dict:
                 unlinked.append((href, u))
                 a.unwrap()
         (out / href).write_text(str(soup), encoding='utf-8')
-        title = pg['title']
-        header = main.find('header', class_='page-header')
-        first = main.find(['h2', 'h3', 'h4'])
-        intro = ''
-        if header:  # text before the first heading
-            texts = []
-            for el in header.next_elements:
-                if el is first: break
-                if isinstance(el, str) and el.parent and el.parent.name not in ('script', 'style') \
-                        and not el.find_parent(class_='cell-output') and not el.find_parent('header'):
-                    texts.append(el)
-            intro = re.sub(r'\s+', ' ', ' '.join(texts)).strip()
-        index.append({'p': title, 'h': '', 'u': href, 'd': pg['description'],
-                      'x': (pg['description'] + ' ' + intro)[:SEARCH_TEXT_CHARS]})
-        for h in main.find_all(['h2', 'h3', 'h4']):
-            if not h.get('id'): continue
-            htxt = h.get_text(' ', strip=True).rstrip('#').strip()
-            index.append({'p': title, 'h': htxt, 'u': f"{href}#{h['id']}", 'd': '',
-                          'x': _section_text(h)[:SEARCH_TEXT_CHARS]})
+        index += search_entries(href, pg['title'], pg['description'], main, public)
     (out / 'search-index.js').write_text(
         '// Generated by tools/build_docs.py: one entry per page section (p page, h heading, u url, d description, x text)\n'
         'window.__searchIndex = ' + json.dumps(index, ensure_ascii=False, separators=(',', ':')) + ';\n', encoding='utf-8')
@@ -680,6 +826,7 @@ def render_pages(paths, procs, site, nbs, out, exporter, quiet) -> list[dict]:
     by_nb = {pg['nb'].name: {'href': pg['href'], 'title': pg['title']} for pg in pages}
     site['nav'] = [{'title': sec['title'], 'pages': [by_nb[f] for f in sec['files']]}
                    for sec in sidebar_sections(site.get('sidebar'), list(by_nb))]
+    order = [p for sec in site['nav'] for p in sec['pages']]  # reading order: the sidebar's
     site['page_files'] = {pg['href'] for pg in pages}
     site['nb_to_page'] = {pg['nb'].name: pg['href'] for pg in pages}
 
@@ -697,13 +844,17 @@ def render_pages(paths, procs, site, nbs, out, exporter, quiet) -> list[dict]:
         page = {'title': pg['title'], 'description': pg['description'], 'href': pg['href'], 'doc_title': doc_title,
                 'title_html': pg['title_html'], 'description_html': pg['description_html'],
                 'toc': bool(fm['toc']) if 'toc' in fm else site['toc']}
+        at = next((i for i, p in enumerate(order) if p['href'] == pg['href']), None)
+        if at is not None:
+            page['prev'] = order[at - 1] if at > 0 else None
+            page['next'] = order[at + 1] if at + 1 < len(order) else None
         resources = {'site': site, 'page': page, 'output_files_dir': f'{stem}_files',
                      'unique_key': stem, 'metadata': {'path': str(nbs), 'name': stem}}
         body, res = exporter.from_notebook_node(nb, resources=resources)
         for fname, data in sorted((res.get('outputs') or {}).items()):
             (out / fname).parent.mkdir(parents=True, exist_ok=True)
             (out / fname).write_bytes(data)
-        (out / pg['href']).write_text(postprocess(body, site, page, nbs, out), encoding='utf-8')
+        pg['soup'] = postprocess(body, site, page, nbs, out)   # written by finish_site
     return pages
 
 

@@ -1,18 +1,24 @@
-"""show_doc renderer for the docs: classes shown as classes.
+"""show_doc renderer for the offline docs: a signature, the docstring and a parameter table.
 
-nbdev's `BasicMarkdownRenderer` formats every symbol as a function, so a class reads
-`def Batch(**kw)`. `ClassAwareRenderer` keeps nbdev's output for functions and renders a class as
+nbdev 2.4 with fastcore 1.14 renders a symbol as one code block whose parameters carry their
+docments as `# comments`; nbdev's link processor then writes Markdown links into that code block,
+and a parameter without annotation shows the type of its default (`gain:NoneType=None`).
+`DocsRenderer` renders what nbdev's show_doc used to, and what readers of an API reference expect:
 
-    class Name(Base):
-        field:type=default, # docment
-        ...
+    ### name
+    ```python
+    name(labels, k:int=None, gain=None, ...)->float        # annotations as written, no docments
+    ```
+    *docstring*
 
-- dataclass: its fields (`dataclasses.fields`), with their trailing `#` comments;
-- other classes: the parameters of `__init__` with their docments (none shown for `**kw`-only);
-- named tuples: their fields.
+    |  | **Type** | **Default** | **Details** |             # the docments, one row per parameter
+    | labels | | | grades in rank order: ... [`Batch`](kit.html#batch) |
+    | **Returns** | `float` | | ... |
 
-nbdev picks a renderer from settings.ini (`renderer = module.Class`); tools/build_docs.py
-installs this one in its process (see `install`), so notebooks and settings stay unchanged.
+A class is shown as `class Name(Base)` with its constructor (dataclass fields, named-tuple fields or
+`__init__` parameters) in the table. Links to other symbols go into the Details cells, where
+Markdown renders them. tools/build_docs.py installs this renderer in its process (`install`), so
+notebooks and settings.ini stay unchanged.
 """
 from __future__ import annotations
 
@@ -21,23 +27,29 @@ import dataclasses, inspect, re
 from fastcore.docments import docments
 from nbdev.showdoc import BasicMarkdownRenderer
 
+MAXLINE = 90  # signature lines are wrapped at this width
+
 
 def _anno(a) -> str:
-    if a is inspect.Parameter.empty or a is dataclasses.MISSING: return ''
-    if isinstance(a, str): return a
-    return getattr(a, '__name__', None) or inspect.formatannotation(a).replace('typing.', '')
+    "An annotation as written in the source (`'int|None'` stays a string), '' if there is none"
+    if a is inspect.Parameter.empty or a is dataclasses.MISSING or a is inspect.Signature.empty: return ''
+    if isinstance(a, str): return a.replace(' ', '')
+    if isinstance(a, type): return a.__name__
+    return inspect.formatannotation(a).replace('typing.', '').replace(' ', '')
 
 
 def _default(v) -> str:
     if v is dataclasses.MISSING or v is inspect.Parameter.empty: return ''
-    return getattr(v, '__name__', None) or repr(v)
+    if inspect.isfunction(v) or inspect.isclass(v) or inspect.isbuiltin(v): return v.__name__
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + '...'
 
 
 _re_field = re.compile(r'^\s+(\w+)\s*:[^#\n]*#\s*(.+?)\s*$')
 
 
 def _field_comments(cls) -> dict:
-    "Trailing `# comment` of each annotated line in the class body (dataclass fields)"
+    "Trailing `# comment` of each annotated line in the class body (dataclass and named-tuple fields)"
     try: src = inspect.getsource(cls)
     except (OSError, TypeError): return {}
     return {m[1]: m[2] for line in src.splitlines() if (m := _re_field.match(line))}
@@ -46,70 +58,142 @@ def _field_comments(cls) -> dict:
 def _is_dataclass(cls) -> bool: return '__dataclass_fields__' in cls.__dict__  # decorated itself
 
 
-def class_fields(cls) -> list[tuple[str, str]]:
-    "[(formatted parameter, comment)] of a class: dataclass fields, namedtuple fields or `__init__` params"
+def _rows_of_function(fn) -> list[dict]:
+    "One row per parameter of `fn` (`self`/`cls` and silent `*args`/`**kw` left out) and one for its return"
+    try: sig = inspect.signature(fn)
+    except (TypeError, ValueError): return []
+    try: notes = {k: v or '' for k, v in docments(fn).items()}
+    except Exception: notes = {}
+    rows = []
+    for i, (n, p) in enumerate(sig.parameters.items()):
+        if i == 0 and n in ('self', 'cls'): continue
+        if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and not notes.get(n): continue
+        pre = '*' if p.kind is p.VAR_POSITIONAL else '**' if p.kind is p.VAR_KEYWORD else ''
+        rows.append(dict(name=pre + n, type=_anno(p.annotation), default=_default(p.default), doc=notes.get(n, ''),
+                         kw_only=p.kind is p.KEYWORD_ONLY))
+    ret, rdoc = _anno(sig.return_annotation), notes.get('return', '')
+    if (ret and ret != 'None') or rdoc: rows.append(dict(name='Returns', type=ret, default='', doc=rdoc, returns=True))
+    return rows
+
+
+def _factory_default(factory) -> str:
+    "A dataclass field's default_factory as a default: `list()`, or the value a lambda makes (`array([], ...)`)"
+    if getattr(factory, '__name__', '') != '<lambda>': return f'{_default(factory)}()'
+    try: return _default(factory())
+    except Exception: return '...'
+
+
+def _rows_of_class(cls) -> list[dict]:
+    "The constructor's parameters: dataclass fields, named-tuple fields or `__init__`'s parameters"
     if _is_dataclass(cls):
         notes = {k: v for c in reversed(cls.__mro__[:-1]) for k, v in _field_comments(c).items()}
-        out = []
+        rows = []
         for f in dataclasses.fields(cls):
             if not f.init or f.name.startswith('_'): continue
             d = _default(f.default) if f.default is not dataclasses.MISSING else \
-                (f'{_default(f.default_factory)}()' if f.default_factory is not dataclasses.MISSING else '')
-            a = _anno(f.type)
-            out.append((f.name + (f':{a}' if a else '') + (f'={d}' if d else ''), notes.get(f.name, '')))
-        return out
+                _factory_default(f.default_factory) if f.default_factory is not dataclasses.MISSING else ''
+            rows.append(dict(name=f.name, type=_anno(f.type), default=d, doc=notes.get(f.name, ''),
+                             kw_only=bool(getattr(f, 'kw_only', False))))
+        return rows
     if issubclass(cls, tuple) and hasattr(cls, '_fields'):
-        notes = _field_comments(cls)
-        annos = getattr(cls, '__annotations__', {})
-        dflt = getattr(cls, '_field_defaults', {})
-        return [(n + (f':{_anno(annos[n])}' if n in annos else '') + (f'={_default(dflt[n])}' if n in dflt else ''),
-                 notes.get(n, '')) for n in cls._fields]
+        notes, annos, dflt = _field_comments(cls), getattr(cls, '__annotations__', {}), getattr(cls, '_field_defaults', {})
+        return [dict(name=n, type=_anno(annos.get(n, inspect.Parameter.empty)),
+                     default=_default(dflt[n]) if n in dflt else '', doc=notes.get(n, '')) for n in cls._fields]
     init = cls.__dict__.get('__init__')
-    if init is None:  # inherited: show the inherited parameters only if the class defines nothing else
+    if init is None:  # inherited: shown only when it is not object's or an exception's catch-all
         init = getattr(cls, '__init__', None)
-        if init is object.__init__: return []
-    try: sig = inspect.signature(init)
-    except (TypeError, ValueError): return []
-    try: notes = {k: (v or {}).get('docment') or '' for k, v in docments(init, full=True).items()}
-    except Exception: notes = {}
-    out = []
-    for i, (n, p) in enumerate(sig.parameters.items()):
-        if i == 0 and n in ('self', 'cls'): continue
-        if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and not notes.get(n): continue  # catch-alls say nothing
-        pre = '*' if p.kind is p.VAR_POSITIONAL else '**' if p.kind is p.VAR_KEYWORD else ''
-        a, d = _anno(p.annotation), _default(p.default)
-        out.append((pre + n + (f':{a}' if a else '') + (f'={d}' if d else ''), notes.get(n) or ''))
-    return out
+        if init is object.__init__ or issubclass(cls, BaseException): return []
+    return [r for r in _rows_of_function(init) if not r.get('returns')]
 
 
-def class_signature(cls, name: str | None = None) -> str:
-    "`class Name(Base):` followed by one line per field/parameter (comments as `# ...`)"
-    bases = [b for b in cls.__bases__ if b is not object]
-    kind = 'dataclass' if _is_dataclass(cls) else ''
-    head = ('@dataclass\n' if kind else '') + f"class {name or cls.__name__}" + \
-           (f"({', '.join(b.__name__ for b in bases)})" if bases else '') + ':'
-    lines = [head]
-    for fmt, note in class_fields(cls):
-        lines.append(f'    {fmt}' + (f'  # {note}' if note else ''))
-    return '\n'.join(lines)
+def _signature(name: str, rows: list[dict], prefix: str = '') -> str:
+    "`name(a, b:int=1, *, c=None)->float`, wrapped at MAXLINE with continuation lines indented"
+    params, star = [], False
+    for r in rows:
+        if r.get('returns'): continue
+        if r.get('kw_only') and not star and not r['name'].startswith('*'):
+            params.append('*'); star = True
+        params.append(r['name'] + (f":{r['type']}" if r['type'] else '') + (f"={r['default']}" if r['default'] else ''))
+    ret = next((f"->{r['type']}" for r in rows if r.get('returns') and r['type']), '')
+    head, lines, cur = f'{prefix}{name}(', [], ''
+    for i, p in enumerate(params):
+        piece = p + (', ' if i < len(params) - 1 else '')
+        if cur and len(head if not lines else '    ') + len(cur) + len(piece) > MAXLINE:
+            lines.append(cur.rstrip()); cur = ''
+        cur += piece
+    lines.append(cur)
+    return head + '\n    '.join(lines) + ')' + ret
 
 
-def _markdown(self, base) -> str:
-    doc = base(self)
-    if not inspect.isclass(self.sym): return doc
-    block = f'```python\n{class_signature(self.sym, self.nm)}\n```'
-    return re.sub(r'```python\n.*?\n```', lambda m: block, doc, count=1, flags=re.S)
+def _cell(s: str) -> str:
+    "Text for a Markdown table cell: pipes escaped, newlines as <br>"
+    return re.sub(r'(?<!\\)\|', r'\\|', str(s)).replace('\n', '<br>')
 
 
-class ClassAwareRenderer(BasicMarkdownRenderer):
-    "nbdev's markdown renderer, with classes rendered by `class_signature` (usable as settings.ini `renderer`)"
-    def _repr_markdown_(self): return _markdown(self, BasicMarkdownRenderer._repr_markdown_)
+def param_table(rows: list[dict]) -> str:
+    "The Type / Default / Details table of `rows` (Markdown), '' when there is nothing to list"
+    if not rows: return ''
+    out = ['|  | **Type** | **Default** | **Details** |', '|---|---|---|---|']
+    for r in rows:
+        name = '**Returns**' if r.get('returns') else _cell(r['name'])
+        typ = f"`{_cell(r['type'])}`" if r['type'] else ''
+        dflt = f"`{_cell(r['default'])}`" if r['default'] else ''
+        out.append(f"| {name} | {typ} | {dflt} | {_cell(r['doc'])} |")
+    return '\n'.join(out)
+
+
+def doc_parts(sym, name: str | None = None) -> tuple[str, str, list[dict]]:
+    "(signature, docstring, rows) of a function or class"
+    name = name or getattr(sym, '__name__', str(sym))
+    doc = inspect.getdoc(sym) or ''
+    if inspect.isclass(sym):
+        bases = [b.__name__ for b in sym.__bases__ if b is not object]
+        rows = _rows_of_class(sym)
+        sig = ('@dataclass\n' if _is_dataclass(sym) else '') + f"class {name}" + (f"({', '.join(bases)})" if bases else '')
+        if rows: sig += '\n' + _signature(name, rows)   # how to make one
+        return sig, doc, rows
+    rows = _rows_of_function(sym)
+    return _signature(name, rows), doc, rows
+
+
+def _markdown(self) -> str:
+    "What the renderer displays: rule, source link, heading, signature, docstring, parameter table"
+    from nbdev.doclinks import NbdevLookup
+    out = '---\n\n'
+    src = NbdevLookup().code(self.fn)
+    if src: out += f'[source]({src}){{target="_blank" .doc-source style="float:right; font-size:smaller"}}\n\n'
+    out += f"{'#' * self.title_level} {self.nm} {{#{self.nm} .doc-symbol}}\n\n"  # id: the exact name (the page adds nbdev's lower-case one)
+    try: sig, doc, rows = doc_parts(self.sym, self.nm)
+    except Exception: return out + f'```python\n{self.dm}\n```' + (f'\n\n*{self.docs}*' if self.docs else '')
+    out += f'```python\n{sig}\n```\n\n'
+    if doc: out += re.sub(r'^(\s*)(.+)', r'\1*\2*', doc, count=1) + '\n\n'
+    return out + param_table(rows)
+
+
+class DocsRenderer(BasicMarkdownRenderer):
+    "nbdev's markdown renderer with a parameter table (usable as settings.ini `renderer`)"
+    def _repr_markdown_(self): return _markdown(self)
+
+
+_re_md_link = re.compile(r'\[[^\[\]\n]*\]\([^()\s]*\)')
+
+
+def _link_line_outside_links(base):
+    "nbdev's `link_line`, leaving backticks that already sit in a link's text alone (no link inside a link)"
+    def link_line(self, l):
+        out, pos = [], 0
+        for m in _re_md_link.finditer(l):
+            out += [base(self, l[pos:m.start()]), m[0]]
+            pos = m.end()
+        return ''.join(out + [base(self, l[pos:])])
+    return link_line
 
 
 def install() -> None:
-    "Make nbdev's show_doc (its default renderer) render classes with `class_signature`, in this process"
+    "Make nbdev's show_doc (its default renderer) render with `DocsRenderer`, and its linker skip link texts, in this process"
     import nbdev.showdoc as sd
-    if getattr(sd.BasicMarkdownRenderer, '_class_aware', False): return
-    base = sd.BasicMarkdownRenderer._repr_markdown_
-    sd.BasicMarkdownRenderer._repr_markdown_ = lambda self: _markdown(self, base)
-    sd.BasicMarkdownRenderer._class_aware = True
+    from nbdev.doclinks import NbdevLookup
+    if getattr(sd.BasicMarkdownRenderer, '_docs_table', False): return
+    sd.BasicMarkdownRenderer._repr_markdown_ = _markdown
+    sd.BasicMarkdownRenderer._docs_table = True
+    NbdevLookup.link_line = _link_line_outside_links(NbdevLookup.link_line)
