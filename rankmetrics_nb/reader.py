@@ -4,26 +4,143 @@
 
 # %% ../nbs/00a_reader.ipynb #e8b513bd
 from __future__ import annotations
-import gzip, mmap, os, re, sys, zlib
+import gzip, os, re, stat, sys, zlib
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
-from .kit import EvalInputError
+from .kit import EvalInputError, ID_LIMIT, fit_id
 
 # %% auto #0
-__all__ = ['LAYOUTS', 'PARSE_WORKERS', 'read_bytes', 'data_row_lines', 'parse_text', 'parse_file']
+__all__ = ['READ_LIMIT', 'LAYOUTS', 'PARSE_WORKERS', 'read_limit', 'read_text', 'read_bytes', 'text_pieces', 'data_row_lines',
+           'parse_text', 'parse_file']
 
 # %% ../nbs/00a_reader.ipynb #4ad78b76
-def read_bytes(path, # a file: plain or gzip (recognised by its first two bytes, not its name)
-              )->bytes:
-    "The bytes of the file at `path`, decompressed when it is gzip; an unreadable file is an `EvalInputError`."
-    try:
-        with open(path, 'rb') as f: data = f.read()
+READ_LIMIT = None   # the most bytes of text held at once (a file, a pipe, a gzip file's text); None: half of this machine's memory
+_PIECE = 1 << 20    # bytes per read of a pipe or a device, and per step of decompression
+_GZIP = b'\x1f\x8b'
+
+def read_limit()->int:
+    "`READ_LIMIT`, or half of this machine's memory."
+    if READ_LIMIT is not None: return int(READ_LIMIT)
+    try: return os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE') // 2
+    except (ValueError, OSError, AttributeError): return 1 << 34
+
+def _open(path):
+    "The file at `path`, opened once (unbuffered) for reading; an `EvalInputError` when it cannot be."
+    try: return open(path, 'rb', buffering=0)
     except IsADirectoryError: raise EvalInputError(f"{os.fspath(path)} is a directory, not a file") from None
     except FileNotFoundError: raise EvalInputError(f"file not found: {os.fspath(path)}") from None
     except OSError as e: raise EvalInputError(f"{os.fspath(path)}: cannot be read ({e.strerror or e})") from None
-    if data[:2] != b'\x1f\x8b': return data
-    try: return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as e: raise EvalInputError(f"{os.fspath(path)}: damaged gzip file ({e})") from None
+
+def _too_large(source:str, limit:int)->EvalInputError:
+    return EvalInputError(f"{source}: more than {limit:,} bytes of text, more than can be held at once here (reader.READ_LIMIT, "
+                          "half of this machine's memory); evaluate it in blocks (block_bytes=, or --block-mb)")
+
+def _nul_error(source:str, line:int)->EvalInputError:
+    return EvalInputError(f"{source}, line {line}: a NUL byte: not TREC text (binary data, or a device such as /dev/zero?)")
+
+# %% ../nbs/00a_reader.ipynb #b1c10d0d
+_STEP = 16 << 20    # bytes per read of a regular file (two threads read a large one)
+_PREADV = hasattr(os, 'preadv')
+
+def _read_regular(f, size:int, source:str)->np.ndarray:
+    """The `size` bytes of the regular file open as `f`, read into memory, by two threads for a large file. Not mapped: a
+    file cut short while it is mapped kills the process (SIGBUS). A file that changed while it was read is an error."""
+    buf, fd, before = np.empty(size, np.uint8), f.fileno(), os.fstat(f.fileno())
+    def fill(lo:int)->bool:
+        hi, view = min(lo + _STEP, size), memoryview(buf)
+        while lo < hi:
+            got = os.preadv(fd, [view[lo:hi]], lo) if _PREADV else f.readinto(view[lo:hi])   # (else in order, from the start)
+            if not got: return False
+            lo += got
+        return True
+    starts = range(0, size, _STEP)
+    if size > 2 * _STEP and _PREADV:
+        with ThreadPoolExecutor(2) as pool: whole = all(pool.map(fill, starts))
+    else: whole = all(map(fill, starts))
+    after = os.fstat(fd)
+    if not whole or (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
+        raise EvalInputError(f"{source}: the file changed while it was read ({size:,} bytes before, {after.st_size:,} after); "
+                             "read it again once it is written")
+    return buf
+
+def _read_stream(f, source:str, limit:int)->bytearray:
+    "Everything a pipe, FIFO or device gives, read once, in pieces: plain text with a NUL byte, or more than `limit` bytes, stops it."
+    data = bytearray()
+    while piece := f.read(_PIECE):
+        data += piece
+        if len(data) > limit: raise _too_large(source, limit)
+        if data[:2] != _GZIP and b'\0' in piece:
+            raise _nul_error(source, data.count(b'\n', 0, len(data) - len(piece) + piece.index(b'\0')) + 1)
+    return data
+
+def _gunzip(data, source:str, limit:int)->bytearray:
+    "The text of gzip `data` (every member, as `gzip.decompress` reads them), in steps: more than `limit` bytes of text stop it."
+    out, rest = bytearray(), bytes(data)
+    try:
+        while rest:
+            d, todo = zlib.decompressobj(31), rest
+            while not d.eof:
+                piece = d.decompress(todo, 16 * _PIECE)
+                out += piece
+                if len(out) > limit: raise _too_large(source, limit)
+                todo = d.unconsumed_tail
+                if not todo and not piece and not d.eof: raise EvalInputError(f"{source}: damaged gzip file (it ends too early)")
+            rest = d.unused_data.lstrip(b'\0')
+            if rest and rest[:2] != _GZIP: raise EvalInputError(f"{source}: damaged gzip file (other bytes after its end)")
+    except zlib.error as e: raise EvalInputError(f"{source}: damaged gzip file ({e})") from None
+    return out
+
+def read_text(path, # a file of any kind (regular, pipe, FIFO, device), plain or gzip (recognised by its first two bytes)
+              source:str=None, # its name in messages; None: the path
+             )->np.ndarray:
+    "The text of the file at `path` as bytes (`uint8`), read once and decompressed if gzip; more than `read_limit()` bytes is an error."
+    source, limit = os.fspath(path) if source is None else source, read_limit()
+    with _open(path) as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode): data = _read_stream(f, source, limit)
+        elif st.st_size > limit: raise _too_large(source, limit)
+        else: data = _read_regular(f, st.st_size, source)
+    if bytes(data[:2]) != _GZIP: return np.frombuffer(data, np.uint8)
+    return np.frombuffer(_gunzip(data, source, limit), np.uint8)
+
+def read_bytes(path, # a file of any kind: plain or gzip
+              )->bytes:
+    "The text of the file at `path` as `bytes` (`read_text`)."
+    return read_text(path).tobytes()
+
+# %% ../nbs/00a_reader.ipynb #43fecb1b
+class _Prefixed:
+    "What is left of a file whose first bytes `head` were read already: `head`, then the rest of the file."
+    def __init__(self, head:bytes, f): self.head, self.f = head, f
+    def read(self, n:int=-1)->bytes:
+        if not self.head: return self.f.read(n) if n is not None and n >= 0 else self.f.readall()
+        out, self.head = (self.head, b'') if n is None or n < 0 or n >= len(self.head) else (self.head[:n], self.head[n:])
+        return out
+
+def _fill(read, n:int)->bytes:
+    "`n` bytes from `read` (fewer only at the end), read in pieces of at most 64 MiB."
+    out = bytearray()
+    while len(out) < n and (piece := read(min(n - len(out), 64 << 20))): out += piece
+    return bytes(out)
+
+def text_pieces(path, # a file of any kind, plain or gzip
+                size:int, # bytes per piece
+                source:str=None, # its name in messages; None: the path
+               ):
+    "The text of the file at `path`, read once and decompressed if gzip, as consecutive pieces of `size` bytes (the last one shorter)."
+    source = os.fspath(path) if source is None else source
+    with _open(path) as f:
+        head = _fill(f.read, 2)
+        if head != _GZIP:
+            src = _Prefixed(head, f)
+            while piece := _fill(src.read, size): yield piece
+            return
+        gz = gzip.GzipFile(fileobj=_Prefixed(head, f), mode='rb')
+        while True:
+            try: piece = _fill(gz.read, size)
+            except (OSError, EOFError, zlib.error) as e: raise EvalInputError(f"{source}: damaged gzip file ({e})") from None
+            if not piece: return
+            yield piece
 
 # %% ../nbs/00a_reader.ipynb #f22cc0f3
 LAYOUTS = dict(
@@ -44,8 +161,9 @@ def _value_problem(v:bytes, kind:str, column:str):
     "What is wrong with the field `v` of `column`, read as `kind`, or None."
     noun, text = _NOUNS.get(column, column), v.decode('utf-8', 'replace')
     if kind == 'i8' and not _INT.fullmatch(v):
-        if re.fullmatch(rb'[+-]?[0-9]+', v): return f"{noun} {text!r} is too large (at most 18 digits)"
+        if re.fullmatch(rb'[+-]?[0-9]+', v): return f"{noun} {text!r} is out of range (integers up to 2**53)"
         return f"{noun} {text!r} is {'not an integer' if _FLOAT.fullmatch(v) else 'not a number'}"
+    if kind == 'i8' and abs(int(v)) >= 2**53: return f"{noun} {text!r} is out of range (integers up to 2**53)"   # as dicts and DataFrames
     if kind == 'f8':
         if _SPECIAL.fullmatch(v): return f"{noun} {text!r} is not a finite number"
         if not _FLOAT.fullmatch(v): return f"{noun} {text!r} is not a number"
@@ -60,7 +178,7 @@ def _line_problem(fields:list, layout:str):
     "What is wrong with the `fields` of one line, or None."
     L = LAYOUTS[layout]
     n = len(L['columns'])
-    odd = next((b for f in fields for b in f if b < 32 or b == 127), None)
+    odd = next((b for f in fields for b in f if b < 32), None)
     if odd is not None:
         return (f"control character {odd:#04x} in a field" + (" (a CR inside the line: old Mac line ends are not read)" if odd == 13 else
                 " (a NUL byte, which ids may not hold)" if odd == 0 else "; fields are separated by spaces and tabs only"))
@@ -87,15 +205,20 @@ def _parse_lines(data:bytes, source:str, layout:str)->dict:
     "The kept columns of TREC `layout` text, read line by line; a bad line raises `EvalInputError`."
     L = LAYOUTS[layout]
     kept = [(j, c, k) for j, (c, k) in enumerate(zip(L['columns'], L['kinds'])) if k != '-']
+    nul = data.find(b'\0')
+    nul = data.count(b'\n', 0, nul) + 1 if nul >= 0 else None    # a NUL's line: an error even in a comment line
     rows = []
     for no, fields in _data_lines(data):
+        if nul is not None and no > nul: raise _nul_error(source, nul)
         if (p := _line_problem(fields, layout)) is not None:
             raise EvalInputError(f"{source}, line {no}: {p}: {b' '.join(fields).decode('utf-8', 'replace')!r}")
         rows.append(fields)
+    if nul is not None: raise _nul_error(source, nul)
     if not rows: raise EvalInputError(f"{source}: no data lines (the input is empty or only comments)")
     out = {}
     for j, c, k in kept:
         col = [f[j] for f in rows]
+        if k == 'S' and max(map(len, col)) > ID_LIMIT: col = list(map(fit_id, col))   # long ids: their stand-ins
         out[c] = np.array(col) if k == 'S' else np.array([int(v) for v in col], np.int64) if k == 'i8' else np.array([float(v) for v in col])
     return out
 
@@ -129,12 +252,18 @@ _HIGH8 = np.array([((1 << 64) - 1) ^ ((1 << 8 * (8 - k)) - 1) for k in range(9)]
 _FILL8 = np.array([int.from_bytes(b'0' * c + bytes(8 - c), 'little') for c in range(9)], np.uint64)  # '0' in the first c bytes
 
 def _ids(U:np.ndarray, p:np.ndarray, n:np.ndarray)->np.ndarray:
-    "The fields at byte offsets `p`, `n` bytes long, as rows of little-endian words, zero past each field."
+    """The fields at byte offsets `p`, `n` bytes long, as rows of little-endian words, zero past each field; a field
+    longer than `ID_LIMIT` bytes as its stand-in (`kit.fit_id`), so no row is wider than `ID_LIMIT` + 16 bytes."""
     w = (int(n.max()) + 7) // 8
+    long = np.flatnonzero(n > ID_LIMIT) if 8 * w > ID_LIMIT else ()
+    if len(long): full, n, w = n[long], np.minimum(n, ID_LIMIT + 16), (ID_LIMIT + 16 + 7) // 8
     out = np.empty((len(p), w), np.uint64)
     for j in range(w):                                 # past a field's end any word will do: it is masked to 0
         at = p if j == 0 else np.minimum(p + 8 * j, len(U) - 1)
         np.bitwise_and(U[at], _LOW8.take(np.clip(n - 8 * j, 0, 8)), out=out[:, j])
+    if len(long):                                      # (U views the whole text, U.base)
+        rows = out.view(np.uint8).reshape(len(p), -1)
+        for i, a, m in zip(long.tolist(), p[long].tolist(), full.tolist()): rows[i] = np.frombuffer(fit_id(bytes(U.base[a:a + m])), np.uint8)
     return out
 
 # %% ../nbs/00a_reader.ipynb #5bad852d
@@ -366,24 +495,10 @@ def parse_text(data:bytes, # the text of a TREC file
     out = _fast_parse(np.frombuffer(data, np.uint8), layout)
     return out if out is not None else _parse_lines(bytes(data), source, layout)
 
-def parse_file(path, # a TREC file, plain or gzip
+def parse_file(path, # a TREC file of any kind (regular, pipe, FIFO), plain or gzip
                layout:str, # a key of `LAYOUTS`
                source:str=None, # the name used in messages; None: the path
               )->dict:
-    "`parse_text` of a file; a plain file is memory-mapped rather than read."
+    "`parse_text` of a file, read once (`read_text`)."
     source = os.fspath(path) if source is None else source
-    try:
-        with open(path, 'rb') as f:
-            plain = f.read(2) != b'\x1f\x8b' and os.fstat(f.fileno()).st_size > 0
-            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if plain else None
-    except OSError: m = None                          # read_bytes says what is wrong
-    if m is None: return parse_text(read_bytes(path), source, layout)
-    try:
-        if hasattr(m, 'madvise') and hasattr(mmap, 'MADV_WILLNEED'): m.madvise(mmap.MADV_WILLNEED)
-        data = _skip_bom(np.frombuffer(m, np.uint8), source)
-        out = _fast_parse(data, layout)
-        del data                                      # the map can close only once no array uses it
-    finally:
-        try: m.close()
-        except BufferError: pass                      # an array still views the map (seen in Dask workers): it closes when that array goes
-    return out if out is not None else _parse_lines(_skip_bom(read_bytes(path), ''), source, layout)
+    return parse_text(read_text(path, source), source, layout)
