@@ -346,7 +346,8 @@ def check_number(x, # the value to check
                  open_low:bool=False, # whether `low` itself is excluded
                 )->float:
     "`x` as a float if it is a finite real number in the range, else an error naming the range."
-    ok = is_real(x) and np.isfinite(x) and (low is None or (x > low if open_low else x >= low)) and (high is None or x <= high)
+    ok = is_real(x) and (isinstance(x, (int, np.integer)) or np.isfinite(x))       # (a huge Python int has no float)
+    ok = ok and (low is None or (x > low if open_low else x >= low)) and (high is None or x <= high)
     if ok: return float(x)
     if low == 0 and open_low and high is None: kind = 'a positive number'
     elif low is not None and high is not None: kind = f"a number in [{low:g}, {high:g}]"
@@ -513,6 +514,15 @@ def query_mean(values, # one value per query
     if keep.shape != v.shape: raise EvalInputError(f"keep must have one flag per query ({len(v)}); got shape {keep.shape}")
     n = int(keep.sum())
     return Mean(v[keep].sum() / n if n else 0.0, n, len(v) - n)
+
+# %% ../nbs/00_kit.ipynb #aff5fcba
+def plain_json(x):
+    "`x` as plain JSON data: numpy numbers as Python's, arrays as lists, a `Mean` as its float, a NaN as None (JSON has no NaN: `null`)."
+    if isinstance(x, dict): return {str(k): plain_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple, np.ndarray)): return [plain_json(v) for v in x]
+    if isinstance(x, np.generic): x = x.item()
+    if isinstance(x, float): return None if x != x else float(x)
+    return x
 
 # %% ../nbs/00_kit.ipynb #06cbe3fa
 def same_setting(value, # a parameter value as given
