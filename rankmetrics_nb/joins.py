@@ -359,7 +359,13 @@ def _order_rank(qcode, score, docno, rank=None):
     same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
     return o, same_query & np.r_[False, rank[o][1:] == rank[o][:-1]]
 
-TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank)
+def _order_stable(qcode, score, docno, rank=None):
+    "By query, score (as double) descending; tied documents in the input's order (a stable sort by score: ranx's)."
+    desc = _descending_key(score, 64)
+    o = np.lexsort((desc, qcode))                       # (lexsort is stable)
+    return o, np.r_[False, (qcode[o][1:] == qcode[o][:-1]) & (desc[o][1:] == desc[o][:-1])]
+
+TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank, stable=_order_stable)
 
 # %% ../nbs/00c_joins.ipynb #6e6c5f92
 TIE_POLICIES['expected'] = _order_double   # any fixed order inside a tie group serves: the batch carries the groups
@@ -682,7 +688,7 @@ def _sorted_ranking(run, rq, per_query, keep, ties, depth)->Ranking:
 
 def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
     "The ranking of the kept queries' rows (`order`, `tied` from the tie policy), cut at `depth`, and each row's cell."
-    if TIE_POLICIES[ties] in (_order_trec, _order_double, _order_input, _order_rank):  # queries in code order: no need to look
+    if TIE_POLICIES[ties] in (_order_trec, _order_double, _order_input, _order_rank, _order_stable):   # queries in code order
         codes, kept = None, np.repeat(keep, per_query)
     else: codes = rq[order]; kept = keep[codes]
     if not kept.all():
