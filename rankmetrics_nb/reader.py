@@ -64,13 +64,16 @@ def _read_regular(f, size:int, source:str)->np.ndarray:
     return buf
 
 def _read_stream(f, source:str, limit:int)->bytearray:
-    "Everything a pipe, FIFO or device gives, read once, in pieces: plain text with a NUL byte, or more than `limit` bytes, stops it."
+    """Everything a pipe, FIFO or device gives, read once, in pieces; more than `limit` bytes is an error. Plain text with a
+    NUL byte stops the reading at the end of that byte's line (a device such as /dev/zero never ends): the text read so
+    far, which no parse accepts, fails at its first bad line, as the whole text would."""
     data = bytearray()
     while piece := f.read(_PIECE):
         data += piece
         if len(data) > limit: raise _too_large(source, limit)
-        if data[:2] != _GZIP and b'\0' in piece:
-            raise _nul_error(source, data.count(b'\n', 0, len(data) - len(piece) + piece.index(b'\0')) + 1)
+        if data[:2] != _GZIP and (nul := piece.find(b'\0')) >= 0:
+            end = data.find(b'\n', len(data) - len(piece) + nul)
+            return data if end < 0 else data[:end + 1]
     return data
 
 def _gunzip(data, source:str, limit:int)->bytearray:
@@ -179,12 +182,18 @@ def _line_problem(fields:list, layout:str):
     L = LAYOUTS[layout]
     n = len(L['columns'])
     odd = next((b for f in fields for b in f if b < 32), None)
+    if odd == 0: return "a NUL byte: not TREC text (binary data, or a device such as /dev/zero?)"
     if odd is not None:
         return (f"control character {odd:#04x} in a field" + (" (a CR inside the line: old Mac line ends are not read)" if odd == 13 else
-                " (a NUL byte, which ids may not hold)" if odd == 0 else "; fields are separated by spaces and tabs only"))
+                "; fields are separated by spaces and tabs only"))
     if len(fields) < n or (len(fields) > n and not L['extra']):
         return f"expected {n}{' or more' if L['extra'] else ''} columns ({' '.join(L['columns'])}), found {len(fields)}"
     return next(filter(None, (_value_problem(v, k, c) for v, k, c in zip(fields, L['kinds'], L['columns']))), None)
+
+def _shown(fields:list)->str:
+    "A line's fields for a message: quoted, and cut after 200 characters (a megabyte of NULs is no message)."
+    text = b' '.join(fields).decode('utf-8', 'replace')
+    return repr(text) if len(text) <= 200 else repr(text[:200]) + f'… ({len(text):,} characters)'
 
 def _data_lines(data:bytes):
     "(line number, fields) of every data line: blank lines and comment lines (`#` first) are skipped."
@@ -198,7 +207,7 @@ def _bad_line(data:bytes, source:str, layout:str, row=None, why=None)->EvalInput
     "The error naming the first line of `data` with a problem, or data row `row` with problem `why`."
     for i, (no, fields) in enumerate(_data_lines(data)):
         p = _line_problem(fields, layout) if row is None else (why if i == row else None)
-        if p: return EvalInputError(f"{source}, line {no}: {p}: {b' '.join(fields).decode('utf-8', 'replace')!r}")
+        if p: return EvalInputError(f"{source}, line {no}: {p}: {_shown(fields)}")
     return EvalInputError(f"{source}: unreadable {layout} data")
 
 def _parse_lines(data:bytes, source:str, layout:str)->dict:
@@ -211,7 +220,7 @@ def _parse_lines(data:bytes, source:str, layout:str)->dict:
     for no, fields in _data_lines(data):
         if nul is not None and no > nul: raise _nul_error(source, nul)
         if (p := _line_problem(fields, layout)) is not None:
-            raise EvalInputError(f"{source}, line {no}: {p}: {b' '.join(fields).decode('utf-8', 'replace')!r}")
+            raise EvalInputError(f"{source}, line {no}: {p}: {_shown(fields)}")
         rows.append(fields)
     if nul is not None: raise _nul_error(source, nul)
     if not rows: raise EvalInputError(f"{source}: no data lines (the input is empty or only comments)")

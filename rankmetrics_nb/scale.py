@@ -185,9 +185,9 @@ def _text_blocks(path, block_bytes:int, source:str=None):
     chunk = next(pieces, None)
     while chunk is not None:
         after = next(pieces, None)                   # None: `chunk` is the last piece
-        if (nul := chunk.find(b'\0')) >= 0:          # (`carry` is part of one line: no newline in it)
-            line = line0 + chunk.count(b'\n', 0, nul)
-            raise EvalInputError(f"{source}, line {line}: a NUL byte: not TREC text (binary data, or a device such as /dev/zero?)")
+        if (nul := chunk.find(b'\0')) >= 0:          # no TREC text: stop at the end of its line; the parse names the first bad line
+            end, after = chunk.find(b'\n', nul), None
+            chunk = chunk if end < 0 else chunk[:end + 1]
         data = carry + chunk if carry else chunk
         if after is None: yield memoryview(data), line0, data.count(b'\n'), True; return
         cut, chunk = data.rfind(b'\n') + 1, after
