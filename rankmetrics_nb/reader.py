@@ -93,18 +93,20 @@ def _gunzip(data, source:str, limit:int)->bytearray:
     except zlib.error as e: raise EvalInputError(f"{source}: damaged gzip file ({e})") from None
     return out
 
+def _text_of(f, source:str)->np.ndarray:
+    "The text of the file open as `f` (any kind), read through that opening, decompressed if gzip; at most `read_limit()` bytes."
+    st, limit = os.fstat(f.fileno()), read_limit()
+    if not stat.S_ISREG(st.st_mode): data = _read_stream(f, source, limit)
+    elif st.st_size > limit: raise _too_large(source, limit)
+    else: data = _read_regular(f, st.st_size, source)
+    if bytes(data[:2]) != _GZIP: return np.frombuffer(data, np.uint8)
+    return np.frombuffer(_gunzip(data, source, limit), np.uint8)
+
 def read_text(path, # a file of any kind (regular, pipe, FIFO, device), plain or gzip (recognised by its first two bytes)
               source:str=None, # its name in messages; None: the path
              )->np.ndarray:
     "The text of the file at `path` as bytes (`uint8`), read once and decompressed if gzip; more than `read_limit()` bytes is an error."
-    source, limit = os.fspath(path) if source is None else source, read_limit()
-    with _open(path) as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode): data = _read_stream(f, source, limit)
-        elif st.st_size > limit: raise _too_large(source, limit)
-        else: data = _read_regular(f, st.st_size, source)
-    if bytes(data[:2]) != _GZIP: return np.frombuffer(data, np.uint8)
-    return np.frombuffer(_gunzip(data, source, limit), np.uint8)
+    with _open(path) as f: return _text_of(f, os.fspath(path) if source is None else source)
 
 def read_bytes(path, # a file of any kind: plain or gzip
               )->bytes:
@@ -485,6 +487,71 @@ def _widen(out:dict, done:list, at:np.ndarray):
             else: out[c][at[i]:at[i] + n] = v
     return out, done
 
+# %% ../nbs/00a_reader.ipynb #fecbeea0
+def _file_cuts(fd:int, lo:int, size:int)->list:
+    "Offsets lo, ..., size of parts of about `_CHUNK` bytes, each cut after a newline found in the 4 KiB before its nominal end."
+    cuts = [lo]
+    for p in range(lo + _CHUNK, size, _CHUNK):
+        w = os.pread(fd, min(4096, p - cuts[-1]), p - min(4096, p - cuts[-1]))
+        if (at := w.rfind(b'\n')) >= 0: cuts.append(p - len(w) + at + 1)   # (no newline there: a long line; the parts merge)
+    return cuts + [size]
+
+def _read_part(fd:int, lo:int, hi:int, source:str)->tuple:
+    "Bytes lo..hi of the file read into a padded buffer (laid out as `_padded` lays a part), and where its lines end."
+    n = hi - lo
+    buf = np.empty((_LEAD + n + 1 + _TAIL + 7) // 8 * 8, np.uint8)
+    buf[:_LEAD - 1], buf[_LEAD - 1], buf[_LEAD + n:] = 0, 10, 0      # (only the padding is zeroed: the text fills the rest)
+    view, at = memoryview(buf)[_LEAD:_LEAD + n], 0
+    while at < n:
+        got = os.preadv(fd, [view[at:]], lo + at) if _PREADV else len(b := os.pread(fd, n - at, lo + at))
+        if not _PREADV: view[at:at + got] = b
+        if not got: raise EvalInputError(f"{source}: the file changed while it was read (it ends before byte {lo + n:,}); read it again once it is written")
+        at += got
+    if n and buf[_LEAD + n - 1] != 10: buf[_LEAD + n] = 10; n += 1   # the last line's missing newline
+    return buf, _LEAD + n
+
+def _parse_regular(f, size:int, source:str, layout:str)->dict|None:
+    """The kept columns of the plain regular file open as `f`, by the fast reader, read part by part into small buffers: never
+    mapped (a file cut short while mapped kills the process with SIGBUS), never held whole (fresh memory for the whole text
+    costs more than the parse here); each part is written into the output as soon as the parts before it are. None when the
+    file is gzip, empty or left to the line reader."""
+    fd, before = f.fileno(), os.fstat(f.fileno())
+    head = os.pread(fd, 3, 0)
+    if size == 0 or head[:2] == _GZIP: return None
+    lo = 3 if head == _BOM else 0
+    if lo: _skip_bom(_BOM, source)                            # (says so on stderr)
+    L, cuts = LAYOUTS[layout], _file_cuts(fd, lo, size)
+    def parse(i):
+        buf, end = _read_part(fd, cuts[i], cuts[i + 1], source)
+        return _parse_chunk(buf, _LEAD, end, L, int(np.count_nonzero(buf[_LEAD:end] == 10)))
+    bound, out, total = (size - lo) // (2 * len(L['columns'])) + 1, None, 0   # at most this many lines: never touched beyond
+    threads = 1 if size < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4)
+    with ThreadPoolExecutor(threads) as pool:                 # in order; the threads parse ahead
+        for part in pool.map(parse, range(len(cuts) - 1)):
+            if part is None: return None
+            out = _room(out, part, bound, total)
+            n = len(next(iter(part.values())))
+            for c, v in part.items():
+                o = out[c][total:total + n]
+                if v.ndim == 2: o[:, v.shape[1]:] = 0; o = o[:, :v.shape[1]]
+                o[...] = v
+            total += n
+    after = os.fstat(fd)
+    if (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
+        raise EvalInputError(f"{source}: the file changed while it was read; read it again once it is written")
+    if not total: return None
+    return {c: v[:total].view(f'S{8 * v.shape[1]}').ravel() if v.ndim == 2 else v[:total] for c, v in out.items()}
+
+def _room(out:dict|None, part:dict, bound:int, total:int)->dict:
+    "`out` (`bound` rows, of which `total` are written) able to take `part`: made on the first part, ids widened if its are wider."
+    if out is None: return {c: np.empty((bound,) + v.shape[1:], v.dtype) for c, v in part.items()}
+    for c, v in part.items():
+        if v.ndim == 2 and v.shape[1] > out[c].shape[1]:
+            wide = np.empty((bound, v.shape[1]), v.dtype)
+            wide[:total, :out[c].shape[1]], wide[:total, out[c].shape[1]:] = out[c][:total], 0
+            out[c] = wide
+    return out
+
 # %% ../nbs/00a_reader.ipynb #7a1b964f
 PARSE_WORKERS = None      # threads of the fast reader for a large file: None = one per CPU (at most 4); 1 = this thread only
 _BOM = b'\xef\xbb\xbf'
@@ -508,6 +575,10 @@ def parse_file(path, # a TREC file of any kind (regular, pipe, FIFO), plain or g
                layout:str, # a key of `LAYOUTS`
                source:str=None, # the name used in messages; None: the path
               )->dict:
-    "`parse_text` of a file, read once (`read_text`)."
+    """The kept columns of a TREC file, opened once: a plain regular file part by part by the fast reader (`_parse_regular`),
+    anything else (a pipe, gzip, a file the line reader must read) as `parse_text` of its text (`read_text`)."""
     source = os.fspath(path) if source is None else source
-    return parse_text(read_text(path, source), source, layout)
+    with _open(path) as f:
+        st = os.fstat(f.fileno())
+        if stat.S_ISREG(st.st_mode) and (out := _parse_regular(f, st.st_size, source, layout)) is not None: return out
+        return parse_text(_text_of(f, source), source, layout)
