@@ -4,10 +4,10 @@
 
 # %% ../nbs/90_cli.ipynb #7983c5cd
 from __future__ import annotations
-import argparse, sys, warnings
+import argparse, math, os, sys, warnings
 from pathlib import Path
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean
+from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean, plain_json
 from .joins import join, TIE_POLICIES
 from .data import example_paths
 from .precision import precision
@@ -86,10 +86,10 @@ def format_evaluation(e:Evaluation, # what `evaluation` returned
                       fmt:str='table', # one of `FORMATS`
                       per_query:bool=False, # also one line (row, object) per query
                      )->str:
-    "An evaluation as text in one of `FORMATS`."
+    "An evaluation as text in one of `FORMATS`; in JSON a NaN (a skipped or undefined value) is `null`."
     if fmt == 'json':
         data = e.per_query() if per_query else {k: v if isinstance(v, int) else float(v) for k, v in e.means().items()}
-        return json.dumps(data, indent=1)
+        return json.dumps(plain_json(data), indent=1, allow_nan=False)
     fmts = dict(table=_table, csv=_csv, trec=_trec)
     if fmt not in fmts: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     return fmts[fmt](e, per_query)
@@ -108,6 +108,41 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
     if notes: print('\nnote: ' + '\nnote: '.join(notes), file=out)
     return 0
 
+class _Parser(argparse.ArgumentParser):
+    "argparse's parser whose errors are one line on stderr and status 2, like every other error of the command."
+    def error(self, message): self.exit(2, f"rankmetrics: error: {message} ({self.prog} -h lists the options)\n")
+
+def _whole(low:int):
+    "An argument type: a whole number ≥ `low`."
+    def whole(text:str)->int:
+        try: v = int(text)
+        except ValueError: raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
+        if v < low: raise argparse.ArgumentTypeError(f"must be {'a positive whole number' if low == 1 else f'at least {low}'}; got {v}")
+        return v
+    return whole
+
+def _number(low:float, high:float=None, open_ends:bool=True):
+    "An argument type: a finite number above `low` (and below `high`), or from `low` (to `high`) with `open_ends=False`."
+    def number(text:str)->float:
+        try: v = float(text)
+        except ValueError: raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
+        inside = (v > low if open_ends else v >= low) and (high is None or (v < high if open_ends else v <= high))
+        if not math.isfinite(v) or not inside:
+            ends = '()' if open_ends else '[]'
+            where = f"in {ends[0]}{low:g}, {high:g}{ends[1]}" if high is not None else f"{'>' if open_ends else '≥'} {low:g}"
+            raise argparse.ArgumentTypeError(f"must be a finite number {where}; got {text!r}")
+        return v
+    return number
+
+def _printable(name:str)->str:
+    "A name from the command line as it can be printed: bytes that are not UTF-8 (a file name's) escaped as \\xNN."
+    return name.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')
+
+def _run_names(runs:list)->list:
+    "The names runs are shown by: their file names (their paths when two share one), printable."
+    names = [Path(r).name for r in runs]
+    return [_printable(n) for n in (names if len(set(names)) == len(names) else runs)]
+
 def _parser()->argparse.ArgumentParser:
     p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
     sub = p.add_subparsers(dest='command', required=True)
@@ -120,13 +155,13 @@ def _parser()->argparse.ArgumentParser:
                    help=f"a measure name (repeatable); default: {' '.join(DEFAULT_MEASURES)}")
     e.add_argument('--per-query', action='store_true', help='one row per query, then the summary')
     e.add_argument('--format', choices=FORMATS, default='table', help='output format (default: table)')
-    e.add_argument('--block-mb', type=float, default=None, help='stream the run in blocks of whole queries, MB each (bounded memory)')
+    e.add_argument('--block-mb', type=_number(0), default=None, help='stream the run in blocks of whole queries, MB each (bounded memory)')
     e.add_argument('--presort', action='store_true', help='with --block-mb: group the run by query first (temporary files)')
-    e.add_argument('--workers', type=int, default=None, help='evaluate with Dask on N local worker processes (RUN may be a glob)')
+    e.add_argument('--workers', type=_whole(1), default=None, help='evaluate with Dask on N local worker processes (RUN may be a glob)')
     e.add_argument('--scheduler', default=None, metavar='ADDRESS', help='evaluate with Dask on the distributed scheduler at ADDRESS')
     r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
     r.add_argument('input'); r.add_argument('output')
-    r.add_argument('--block-mb', type=float, default=64, help='memory bound in MB (default: 64)')
+    r.add_argument('--block-mb', type=_number(0), default=64, help='memory bound in MB (default: 64)')
     c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
     c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
@@ -134,13 +169,13 @@ def _parser()->argparse.ArgumentParser:
     c.add_argument('--family', choices=list(FAMILIES), default='measure', help='p-values corrected together: per measure (default), per baseline and measure, or all')
     c.add_argument('--test', choices=TESTS + ('fisher', 'permutation', 'student'), default='t', help='default: t')
     c.add_argument('--correction', choices=CORRECTIONS, default='holm', help='multiple comparisons, per measure (default: holm)')
-    c.add_argument('--alpha', type=float, default=0.05, help='significance level (default: 0.05)')
-    c.add_argument('--resamples', type=int, default=10_000, help='randomisation / bootstrap rounds (default: 10000)')
-    c.add_argument('--seed', type=int, default=0, help='their seed (default: 0)')
+    c.add_argument('--alpha', type=_number(0, 1), default=0.05, help='significance level (default: 0.05)')
+    c.add_argument('--resamples', type=_whole(1), default=10_000, help='randomisation / bootstrap rounds (default: 10000)')
+    c.add_argument('--seed', type=_whole(0), default=0, help='their seed (default: 0)')
     c.add_argument('--queries', choices=['common', 'qrels'], default='common', help="'common' (default): queries every run answers; 'qrels': missing ones 0")
-    c.add_argument('--risk-alpha', type=float, default=None, help='with --baseline: URisk/TRisk/GeoRisk sensitivity (default 0)')
+    c.add_argument('--risk-alpha', type=_number(0, open_ends=False), default=None, help='with --baseline: URisk/TRisk/GeoRisk sensitivity (default 0)')
     c.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
-    c.add_argument('--depth', type=int, default=None, help='keep the top DEPTH documents of each query')
+    c.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
     c.add_argument('--format', choices=COMPARE_FORMATS, default='table', help='output format (default: table)')
     lb = sub.add_parser('leaderboard', help='the means of the runs kept in a results store (eval --store), read without evaluating')
     lb.add_argument('store'); lb.add_argument('--collection', dest='collections', action='extend', nargs='+', help='only these collections')
@@ -151,9 +186,9 @@ def _parser()->argparse.ArgumentParser:
     sub.add_parser('trec_eval', help="trec_eval's command line, output byte for byte (rankmetrics trec_eval -h)", add_help=False)
     for q in (s, e):
         q.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
-        q.add_argument('--depth', type=int, default=None, help='keep the top DEPTH documents of each query')
+        q.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
         q.add_argument('--queries', choices=['run', 'qrels'], default='run', help="rows: 'run' (default) or 'qrels' (trec_eval -c)")
-    s.add_argument('--rel', type=int, default=1, help='lowest relevant grade (default: 1)')
+    s.add_argument('--rel', type=_whole(1), default=1, help='lowest relevant grade (default: 1)')
     e.set_defaults(ties=None, queries=None)      # eval: None lets --conventions choose (else trec, run)
     e.add_argument('--empty', choices=list(EMPTY_POLICIES), default=None,
                    help="queries without a relevant document: neg (0), pos (1), skip (left out of the mean) or error; default: each measure's own value")
@@ -169,9 +204,11 @@ COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
 
 def _compare(a, out)->int:
     "The `compare` command: test the runs against each other (or the baseline) and print the result in the chosen format."
-    names = [Path(r).name for r in a.runs]
-    names = names if len(set(names)) == len(names) else a.runs
-    base = [names[a.runs.index(b)] if b in a.runs else b for b in a.baseline or []]
+    names, files = _run_names(a.runs), [Path(r).name for r in a.runs]
+    def named(b:str)->str:
+        at = a.runs.index(b) if b in a.runs else files.index(b) if b in files else None
+        return names[at] if at is not None else _printable(b)
+    base = [named(b) for b in a.baseline or []]
     c = compare(a.qrels, dict(zip(names, a.runs)), a.measures or ['nDCG@10', 'AP'], baseline=(base[0] if len(base) == 1 else base or None), test=a.test,
                 correction=a.correction, alpha=a.alpha, n_resamples=a.resamples, seed=a.seed, queries=a.queries,
                 risk_alpha=a.risk_alpha, ties=a.ties, depth=a.depth, family=a.family)
@@ -186,7 +223,7 @@ def _eval(a, out)->int:
             raise EvalInputError("--empty and --conventions evaluate in memory: drop --block-mb, --presort, --workers and --scheduler")
         kw.update(ties=a.ties or 'trec', queries=a.queries or 'run')
     if a.workers or a.scheduler: e = _dask_eval(a, ms, kw)
-    elif a.block_mb or a.presort: e = stream_evaluation(a.qrels, a.run, ms, block_bytes=int((a.block_mb or 64) * 2**20), presort=a.presort, **kw)
+    elif a.block_mb or a.presort: e = stream_evaluation(a.qrels, a.run, ms, block_bytes=_block_bytes(a.block_mb or 64), presort=a.presort, **kw)
     else:
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', QueryMismatchWarning)
@@ -218,36 +255,43 @@ def _dask_eval(a, ms, kw):
     finally:
         if cluster is not None: cluster.close()
 
+def _block_bytes(mb:float)->int: return max(1, int(mb * 2**20))    # (at least a byte: scale checks the upper end)
+
+def _command(a)->int:
+    "Run the parsed command `a`."
+    if a.command == 'example':
+        p = example_paths()
+        return _summary(p['qrels'], {k: p[k] for k in ('bm25', 'rerank')})
+    if a.command == 'eval': return _eval(a, sys.stdout)
+    if a.command == 'compare': return _compare(a, sys.stdout)
+    if a.command == 'leaderboard': return _leaderboard(a, sys.stdout)
+    if a.command == 'power': return _power(a, sys.stdout)
+    if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=_block_bytes(a.block_mb)); return 0
+    return _summary(a.qrels, dict(zip(_run_names(a.runs), a.runs)), a.ties, a.rel, a.depth, a.queries)
+
+def _quiet_stdout():
+    "Point stdout at /dev/null once its reader has gone (`rankmetrics ... | head`), so that the flush at exit says nothing."
+    try: os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation): pass
+
 def main(argv:list=None, # arguments (default: the command line)
         )->int:
-    "Entry point of the `rankmetrics` command."
+    "Entry point of the `rankmetrics` command: one line on stderr and status 2 for any bad input or argument, never a traceback."
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ['trec_eval']:                       # trec_eval's own flags, parsed the way trec_eval parses them
-        from rankmetrics_nb.trec_eval import main as trec_eval_main
-        return trec_eval_main(argv[1:])
-    a = _parser().parse_args(argv)
     try:
-        if a.command == 'example':
-            p = example_paths()
-            return _summary(p['qrels'], {k: p[k] for k in ('bm25', 'rerank')})
-        if a.command == 'eval': return _eval(a, sys.stdout)
-        if a.command == 'compare': return _compare(a, sys.stdout)
-        if a.command == 'leaderboard': return _leaderboard(a, sys.stdout)
-        if a.command == 'power': return _power(a, sys.stdout)
-        if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=int(a.block_mb * 2**20)); return 0
-        names = [Path(r).name for r in a.runs]
-        names = names if len(set(names)) == len(names) else a.runs
-        return _summary(a.qrels, dict(zip(names, a.runs)), a.ties, a.rel, a.depth, a.queries)
-    except EvalInputError as e:
-        print(f'rankmetrics: error: {e}', file=sys.stderr)
-        return 2
+        if argv[:1] == ['trec_eval']:                   # trec_eval's own flags, parsed the way trec_eval parses them
+            from rankmetrics_nb.trec_eval import main as trec_eval_main
+            return trec_eval_main(argv[1:])
+        return _command(_parser().parse_args(argv))
+    except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)
+    except EvalInputError as e: print(f'rankmetrics: error: {e}', file=sys.stderr)
+    except BrokenPipeError:                             # the reader of stdout stopped reading (`| head`): end quietly
+        _quiet_stdout()
+        return 141                                      # as a command killed by SIGPIPE (128 + 13)
+    except OSError as e: print(f"rankmetrics: error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+    except KeyboardInterrupt: return 130
+    return 2
 
-# %% ../nbs/90_cli.ipynb #cf034ed4
-class _Parser(argparse.ArgumentParser):
-    "argparse, reporting a bad argument in one line on stderr (exit status 2) instead of the usage text and the error."
-    def error(self, message):
-        print(f'{self.prog}: error: {message}', file=sys.stderr)
-        sys.exit(2)
 
 # %% ../nbs/90_cli.ipynb #67a573f9
 def _power_parser(sub)->argparse.ArgumentParser:

@@ -8,14 +8,14 @@ import math, json, warnings
 from dataclasses import dataclass, field
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, check_choice
+from .kit import EvalInputError, QueryMismatchWarning, check_choice, is_real, check_number, plain_json
 from .evaluator import evaluation
 from .joins import prepare_qrels
 from .measures import parse_measure
 from .tables import Tabled, comparison_table, comparison_html, win_tie_loss
 from .plots import plot_comparison
 from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
-                                          tukey_hsd, adjust_pvalues)
+                                          tukey_hsd, adjust_pvalues, check_resampling)
 
 # %% auto #0
 __all__ = ['TESTS', 'FAMILIES', 'LARGE_N_EFFECT', 'risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk', 'Comparison',
@@ -91,6 +91,7 @@ _TEST_NAMES = dict(t="paired Student's t", wilcoxon='Wilcoxon signed-rank', sign
 _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='randomisation', randomization='randomisation')
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
+
 @dataclass
 class Comparison(Tabled):
     "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
@@ -124,11 +125,14 @@ class Comparison(Tabled):
     trisk: np.ndarray = None   # TRisk: (pairs x measures) (with a baseline)
     georisk: np.ndarray = None # GeoRisk of every run among all: (runs x measures) (with a baseline)
     family: str = 'measure' # the p-values the correction treats as one family: one of FAMILIES
+    excluded: dict = field(default_factory=dict) # {measure: queries left out of its tests and means: NaN (no value) in some run}
 
     @property
     def means(self)->np.ndarray:
-        "Mean of each run on each measure: (runs x measures)."
-        return self.values.mean(1)
+        "Mean of each run on each measure over the queries its tests pair over (those with a value in every run): (runs x measures)."
+        if not self.excluded: return self.values.mean(1)
+        kept = ~np.isnan(self.values).any(axis=0)            # (queries x measures)
+        return np.stack([self.values[:, kept[:, m], m].mean(1) for m in range(len(self.measures))], axis=1)
 
     def better(self, i:int, m:int)->list:
         "Indices of the runs run i is significantly better than on measure m."
@@ -154,6 +158,7 @@ class Comparison(Tabled):
                f"{n} queries ({qs})"]
         drop = {k: v for k, v in self.dropped.items() if v}
         if drop: out.append('dropped (not answered by every run): ' + ', '.join(f'{k} {v}' for k, v in drop.items()))
+        if self.excluded: out.append('left out of a measure (no value, NaN, in some run): ' + ', '.join(f'{k} {v}' for k, v in self.excluded.items()))
         if self.test == 'randomisation':
             out.append('randomisation: exact (all 2^n sign vectors)' if self.exact else
                        f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p <= {np.nanmax(self.mc_se):.4f}')
@@ -211,17 +216,37 @@ class Comparison(Tabled):
         return buf.getvalue().rstrip('\n')
 
     def to_json(self, indent:int=1)->str:
-        "Everything as JSON: settings, query counts, means per run, the pairwise rows, risk measures."
-        fl = lambda v: None if v is None or (isinstance(v, float) and math.isnan(v)) else v
+        """Everything as JSON (valid JSON: a NaN is `null`): settings, query counts, means per run, the pairwise rows, risk
+        measures, and the runs' per-query values; `Comparison.from_json` reads it back."""
         data = dict(test=self.test, correction=self.correction, alpha=self.alpha, ci=self.ci, confidence=self.confidence,
-                    queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, baseline=self.baseline, family=self.family,
-                    n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
+                    queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, excluded=self.excluded,
+                    baseline=self.baseline, family=self.family, n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
                     means={r: {m: float(self.means[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)},
-                    pairs=[{k: fl(v) for k, v in r.items()} for r in self.rows()])
+                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist())
         if self.georisk is not None:
             data['risk_alpha'] = self.risk_alpha
             data['georisk'] = {r: {m: float(self.georisk[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)}
-        return json.dumps(data, indent=indent)
+        return json.dumps(plain_json(data), indent=indent, allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text:str, # what `to_json` wrote
+                 )->Comparison:
+        "The `Comparison` that `to_json` wrote, every number as it was (`null` is NaN again)."
+        d = json.loads(text)
+        runs, ms = d['runs'], d['measures']
+        at, mj = {r: i for i, r in enumerate(runs)}, {m: j for j, m in enumerate(ms)}
+        pairs = list(dict.fromkeys((at[r['run_a']], at[r['run_b']]) for r in d['pairs']))
+        def grid(key, dtype=float):
+            if d['pairs'] and key not in d['pairs'][0]: return None
+            out = np.full((len(pairs), len(ms)), np.nan)
+            for r in d['pairs']: out[pairs.index((at[r['run_a']], at[r['run_b']])), mj[r['measure']]] = np.nan if r[key] is None else r[key]
+            return out.astype(dtype)
+        georisk = None if 'georisk' not in d else np.array([[d['georisk'][r][m] for m in ms] for r in runs], float)
+        return cls(runs, ms, np.asarray(d['qids']), np.array(d['values'], float), pairs, grid('diff'), grid('statistic'), grid('p'),
+                   grid('p_adj'), grid('ci_low'), grid('ci_high'), grid('d_z'), grid('significant', bool), d['test'], d['correction'],
+                   d['alpha'], d['ci'], d['confidence'], d['queries'], d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
+                   grid('mc_se'), d['exact'], d.get('risk_alpha'), grid('urisk'), grid('trisk'), georisk,
+                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}))
 
     def __repr__(self):
         return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
@@ -261,17 +286,45 @@ def _test_columns(test, D, n_resamples, seed):
     tb = bootstrap_means(D, n_resamples, seed)
     return nan, bootstrap_test(D, tb), None, None, tb
 
-def _check_options(test, correction, queries, alpha, ci):
+def _check_options(test, correction, queries, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired'):
+    "(test, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file is read."
     test = _ALIASES.get(test, test)
     if test not in TESTS: raise EvalInputError(f"unknown test {test!r}; choose one of: {', '.join(TESTS)}")
     if correction not in CORRECTIONS: raise EvalInputError(f"unknown correction {correction!r}; choose one of: {', '.join(CORRECTIONS)}")
     if queries not in ('common', 'qrels'): raise EvalInputError(f"queries must be 'common' or 'qrels', not {queries!r}")
-    if not 0 < alpha < 1: raise EvalInputError(f"alpha must be in (0, 1), not {alpha!r}")
+    if not (is_real(alpha) and 0 < alpha < 1): raise EvalInputError(f"alpha must be in (0, 1), not {alpha!r}")
     ci = ci or ('percentile' if test == 'bootstrap' else 't')
     if ci not in ('t', 'percentile', 'bca'): raise EvalInputError(f"unknown interval {ci!r}; choose 't', 'percentile' or 'bca'")
-    return test, ci
+    if tukey_design not in ('paired', 'independent'): raise EvalInputError(f"unknown Tukey design {tukey_design!r}; choose 'paired' or 'independent'")
+    if risk_alpha is not None: check_number(risk_alpha, 'risk_alpha', 'how much more a loss weighs', low=0)
+    return (test, ci) + check_resampling(n_resamples, seed)
 
-def compare_values(values, # per-query values: (runs x queries x measures), the same queries in every run
+def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->dict:
+    "The tests of every pair on every measure of `X` (runs x queries x measures, every value defined): arrays (pairs x measures)."
+    n, M, P = X.shape[1], X.shape[2], len(pairs)
+    a_idx, b_idx = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    D = (X[b_idx] - X[a_idx]).transpose(1, 0, 2).reshape(n, -1)   # queries x (pairs * measures): every test treats all columns at once
+    se = exact = tb = None
+    if test == 'tukey':
+        stat, p = np.empty((P, M)), np.empty((P, M))
+        iu = {pq: k for k, pq in enumerate(zip(*np.triu_indices(len(X), 1)))}
+        sel = [iu[(min(a, b), max(a, b))] for a, b in pairs]
+        for m in range(M):
+            q, pv = tukey_hsd(X[:, :, m], tukey_design)
+            stat[:, m], p[:, m] = q[sel], pv[sel]
+    else:
+        stat, p, se, exact, tb = _test_columns(test, D, n_resamples, seed)
+    mean, sd = D.mean(0), D.std(0, ddof=1)
+    if ci == 't':
+        half = t_quantile(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
+        lo, hi = mean - half, mean + half
+    else: lo, hi = bootstrap_ci(D, bootstrap_means(D, n_resamples, seed) if tb is None else tb, 1 - alpha, ci)
+    with np.errstate(divide='ignore', invalid='ignore'):
+        dz = np.where(sd > 0, mean / np.where(sd > 0, sd, 1), np.nan)
+    shape = lambda v: None if v is None else np.asarray(v, float).reshape(P, M)
+    return dict(diff=shape(mean), stat=shape(stat), p=shape(p), se=shape(se), lo=shape(lo), hi=shape(hi), dz=shape(dz), exact=exact)
+
+def compare_values(values, # per-query values: (runs x queries x measures), the same queries in every run; NaN: no value
                    runs:list, # run names
                    measures:list, # measure names
                    qids=None, # the query ids (default 0..n-1)
@@ -281,59 +334,53 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
                    dropped:dict=None, # {run: queries dropped} (recorded)
                    family:str='measure', # the correction's family: one of FAMILIES
                   )->Comparison:
-    "`compare` from per-query values already aligned (the parameters are `compare`'s)."
-    test, ci = _check_options(test, correction, queries, alpha, ci)
+    """`compare` from per-query values already aligned (the parameters are `compare`'s). A query without a value (NaN) in
+    some run is left out of that measure's tests and means, and counted (`Comparison.excluded`); never read as a number."""
+    test, ci, n_resamples, seed = _check_options(test, correction, queries, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)
     X = np.asarray(values, float)
     names, keys = list(runs), list(measures)
     if X.ndim != 3 or X.shape[0] != len(names) or X.shape[2] != len(keys):
         raise EvalInputError(f"values must be (runs x queries x measures) = ({len(names)} x n x {len(keys)}), not {X.shape}")
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
     bases, family = _baselines(baseline, names), _check_family(family, baseline)
+    if np.isinf(X).any(): raise EvalInputError("per-query values must be finite numbers, or NaN for no value; found an infinity")
     n, M = X.shape[1], len(keys)
     if n < 2: raise EvalInputError(f"the runs have {n} query in common; paired tests need at least two")
+    undefined = np.isnan(X).any(axis=0)                       # (queries x measures): no value in some run
+    few = [k for m, k in enumerate(keys) if n - undefined[:, m].sum() < 2]
+    if few: raise EvalInputError(f"{', '.join(map(str, few))}: fewer than two queries have a value in every run (the others are "
+                                 "NaN: undefined); paired tests need at least two")
     qids = np.arange(n) if qids is None else np.asarray(qids)
     pairs = _pairs(len(names), [names.index(b) for b in bases])
-    a_idx, b_idx = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-    Dm = X[b_idx] - X[a_idx]                                  # (pairs x queries x measures)
-    D = Dm.transpose(1, 0, 2).reshape(n, -1)                  # queries x (pairs * measures): every test treats all columns at once
-    P = len(pairs)
-    mc_se = exact = tb = None
-    if test == 'tukey':
-        stat, p = np.empty((P, M)), np.empty((P, M))
-        iu = {pq: k for k, pq in enumerate(zip(*np.triu_indices(len(names), 1)))}
-        sel = [iu[(min(a, b), max(a, b))] for a, b in pairs]
-        for m in range(M):
-            q, pv = tukey_hsd(X[:, :, m], tukey_design)
-            stat[:, m], p[:, m] = q[sel], pv[sel]
-        padj = p.copy()
-    else:
-        s, pv, se, exact, tb = _test_columns(test, D, n_resamples, seed)
-        stat, p = s.reshape(P, M), pv.reshape(P, M)
-        mc_se = None if se is None else se.reshape(P, M)
-        padj = _adjust(p, pairs, correction, family)
-    mean, sd = D.mean(0), D.std(0, ddof=1)
-    confidence = 1 - alpha
-    if ci == 't':
-        half = t_quantile(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
-        lo, hi = mean - half, mean + half
-    else:
-        tb = bootstrap_means(D, n_resamples, seed) if tb is None else tb
-        lo, hi = bootstrap_ci(D, tb, confidence, ci)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        dz = np.where(sd > 0, mean / np.where(sd > 0, sd, 1), np.nan)
-    shape = lambda v: np.asarray(v, float).reshape(P, M)
+    r = {f: np.full((len(pairs), M), np.nan) for f in ('diff', 'stat', 'p', 'se', 'lo', 'hi', 'dz')}
+    exact = True
+    for mask in np.unique(undefined.T, axis=0):              # measures that leave out the same queries, tested together
+        ms = np.flatnonzero((undefined.T == mask).all(axis=1))
+        Xm = X if len(ms) == M and not mask.any() else np.ascontiguousarray(X[:, ~mask][:, :, ms])   # (row-major: sums as before)
+        t = _pairs_tested(Xm, pairs, test, alpha, n_resamples, seed, ci, tukey_design)
+        for f in r: r[f][:, ms] = np.nan if t[f] is None else t[f]
+        exact = exact and bool(t['exact'])
+    padj = r['p'].copy() if test == 'tukey' else _adjust(r['p'], pairs, correction, family)
     resampled = test in ('randomisation', 'bootstrap') or ci != 't'
-    res = Comparison(names, keys, qids, X, pairs, shape(mean), stat, p, padj, shape(lo), shape(hi), shape(dz),
+    res = Comparison(names, keys, qids, X, pairs, r['diff'], r['stat'], r['p'], padj, r['lo'], r['hi'], r['dz'],
                      np.nan_to_num(padj, nan=1.0) < alpha, test, 'none' if test == 'tukey' else correction, alpha, ci,
-                     confidence, queries, dict(dropped or {n_: 0 for n_ in names}), baseline,
-                     n_resamples if resampled else None, seed if resampled else None, mc_se, exact, family=family)
-    if baseline is not None:
-        ra = 0.0 if risk_alpha is None else float(risk_alpha)
-        res.risk_alpha = ra
-        res.urisk = urisk(Dm.transpose(1, 0, 2), 0, ra)
-        res.trisk = trisk(Dm.transpose(1, 0, 2), 0, ra)
-        res.georisk = georisk(X, ra)
+                     1 - alpha, queries, dict(dropped or {n_: 0 for n_ in names}), baseline,
+                     n_resamples if resampled else None, seed if resampled else None,
+                     r['se'] if test == 'randomisation' else None, exact if test == 'randomisation' else None,
+                     excluded={k: int(undefined[:, m].sum()) for m, k in enumerate(keys) if undefined[:, m].any()}, family=family)
+    if baseline is not None: _risk(res, X, pairs, undefined, 0.0 if risk_alpha is None else float(risk_alpha))
     return res
+
+def _risk(res:Comparison, X, pairs, undefined, ra:float):
+    "Set the risk measures of `res` (every pair against its baseline), each measure over the queries with a value in every run."
+    Dm = X[[p[1] for p in pairs]] - X[[p[0] for p in pairs]]      # (pairs x queries x measures)
+    res.risk_alpha = ra
+    res.urisk, res.trisk = np.empty((len(pairs), X.shape[2])), np.empty((len(pairs), X.shape[2]))
+    res.georisk = np.empty((X.shape[0], X.shape[2]))
+    for m in range(X.shape[2]):
+        keep = ~undefined[:, m]
+        res.urisk[:, m], res.trisk[:, m] = urisk(Dm[:, keep, m].T, 0, ra), trisk(Dm[:, keep, m].T, 0, ra)
+        res.georisk[:, m] = georisk(X[:, keep, m], ra)
 
 def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
             runs, # {name: run} (anything `evaluate` takes), or a list of runs (named by file name)
@@ -353,7 +400,7 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
             family:str='measure', # the p-values corrected together: one of FAMILIES
            )->Comparison:
     "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
-    _check_options(test, correction, queries, alpha, ci)              # fail before reading any file
+    _check_options(test, correction, queries, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)   # fail before reading any file
     runs = _run_names(runs)
     names = list(runs)
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")

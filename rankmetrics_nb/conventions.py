@@ -81,6 +81,24 @@ class Convention:
 
 _TREC_NOTES = ("the run ordered by score, ties by document id descending; the queries both the qrels and the run hold "
                "(-c adds the others with 0); a query without a relevant document scores 0 and counts")
+_IPREC_9 = ("trec_eval 9 finds a recall level's rank by truncating x·R + 0.9, trec_eval 10 (the registry's IPrec and 11pt_avg) "
+            "by rounding x·R: evaluate it with trec_eval(..., version=9) (rankmetrics trec_eval --trec-eval-version 9)")
+_IPREC = dict(IPrec=_IPREC_9, **{'11pt_avg': _IPREC_9})
+_INPUT_TIES = ("ir_measures computes it with {backend}, which sorts each query's documents by score and keeps tied ones in "
+               "the order they were given; no tie policy here does that (the preset's is pytrec_eval's)")
+_IR_MEASURES_CANNOT = dict(
+    _IPREC,
+    **{'RR@k': "ir_measures computes RR@k with a backend that orders tied documents by id ascending, which no tie policy here "
+               "does (its RR without a cutoff is trec_eval's)",
+       'Judged@k': "ir_measures' judged backend orders tied documents by id ascending, which no tie policy here does "
+                   "(Judged without a cutoff reads no order: the preset computes it)",
+       'Compat': "ir_measures' compat backend orders tied documents by id ascending, which no tie policy here does",
+       'Accuracy': _INPUT_TIES.format(backend="its accuracy backend") + ", and it leaves out a query without a relevant "
+                   "document retrieved",
+       'NumQ': "ir_measures scores a qrels query the run does not answer 0, NumQ included",
+       'NumRel': "ir_measures scores a qrels query the run does not answer 0, NumRel included (its relevant documents uncounted)",
+       'RBP': "ir_measures 0.4.3 has no backend for RBP"},
+    **{n: _INPUT_TIES.format(backend='cwl_eval') for n in ('BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG')})
 _DIVERSITY = ('alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall')
 
 CONVENTIONS = {c.name: c for c in [
@@ -88,20 +106,20 @@ CONVENTIONS = {c.name: c for c in [
                notes=f"trec_eval 10 keeps scores as doubles (`double sim`); {_TREC_NOTES}. Where a qrels query has no results and "
                      "-c is not given, trec_eval 10 stops with an error; the preset leaves the query out, as 9.0.8 and the drop-in "
                      "`rankmetrics trec_eval` do."),
-    Convention('trec_eval9', 'trec_eval 9.0.x', dict(ties='trec', queries='run'), covers=('trec', 9),
+    Convention('trec_eval9', 'trec_eval 9.0.x', dict(ties='trec', queries='run'), covers=('trec', 9), cannot=_IPREC,
                notes=f"trec_eval 9 stores scores as C floats, so scores equal as float32 tie; {_TREC_NOTES}."),
     Convention('pytrec_eval', 'pytrec_eval-terrier 0.5 (trec_eval 9 inside)', dict(ties='trec', queries='run'), covers=('trec', 9),
-               notes=f"pytrec_eval runs trec_eval 9's code on dicts: {_TREC_NOTES}."),
+               cannot=_IPREC, notes=f"pytrec_eval runs trec_eval 9's code on dicts: {_TREC_NOTES}."),
     Convention('ir_measures', 'ir_measures 0.4.3', dict(ties='trec', queries='qrels'), {'Judged': {'over': 'retrieved'}},
-               covers=('names', 'ir_measures'),
-               cannot={'RR@k': "ir_measures computes RR@k with a backend that orders tied documents by id ascending, "
-                               "which no tie policy here does (its RR without a cutoff is trec_eval's)"},
+               covers=('names', 'ir_measures'), cannot=_IR_MEASURES_CANNOT,
                notes="ir_measures computes P, R, AP, RR, nDCG, Success, Rprec, Bpref, infAP and the set measures with pytrec_eval "
                      "(trec_eval 9's order), and averages over every qrels query: a query the run does not answer scores 0. "
                      "Judged divides by min(k, documents retrieved)."),
-    Convention('ranx', 'ranx 0.3.21', dict(ties='input', queries='qrels'), covers=('names', 'ranx'),
-               notes="ranx sorts each query's documents with NumPy's argsort of the scores, reversed: on short lists tied documents "
-                     "keep the order they were given in (ties='input'); on long lists with ties its sort is not stable and no "
+    Convention('ranx', 'ranx 0.3.21', dict(ties='stable', queries='qrels'), covers=('names', 'ranx'),
+               notes="ranx sorts each query's documents by score with NumPy's argsort of the negated scores: on short lists tied "
+                     "documents keep the order they were given in (ties='stable': a stable sort by score; ties='input' would "
+                     "not sort at all, and a run not given in score order would be read as it was given); on long lists with "
+                     "ties its sort is not stable and no "
                      "policy reproduces it. `evaluate` refuses query sets that differ unless make_comparable=True, which adds the "
                      "qrels queries the run lacks (scoring 0) and drops the run's unjudged ones: queries='qrels'. AP and AP@k "
                      "divide by every relevant document; nDCG's ideal ranking comes from the qrels; gains are the grades."),
@@ -174,6 +192,10 @@ def _check_measure(c:Convention, m:Measure, key:str):
                              f"(it covers: {', '.join(c.measures()) or 'none'}); evaluate it without the preset")
     why = c.cannot.get(m.name) or (c.cannot.get(f'{m.name}@k') if m.k is not None else None)
     if why: raise EvalInputError(f"conventions={c.name!r} cannot reproduce {key}: {why}")
+    forms = [f for f in m.definition.trec if c.covers[1] in f.versions] if c.covers[:1] == ('trec',) else None
+    if forms and m.k is not None and not any(f.cut == 'k' for f in forms):     # e.g. RR@10: trec_eval's recip_rank has no cutoff
+        raise EvalInputError(f"conventions={c.name!r} cannot reproduce {key}: {c.tool} has no cutoff form of {m.name} "
+                             f"({', '.join(f.name for f in forms)} read every rank); evaluate it without the preset")
 
 def apply_conventions(measures:list, # parsed measures (`Measure`)
                       conventions:str=None, # a key of `CONVENTIONS`, or None

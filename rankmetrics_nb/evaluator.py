@@ -4,10 +4,10 @@
 
 # %% ../nbs/10_evaluate.ipynb #2f53b085
 from __future__ import annotations
-import warnings
+import json, warnings
 import numpy as np
 from dataclasses import dataclass
-from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatch, query_mean
+from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatch, query_mean, plain_json
 from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 from .conventions import apply_conventions, apply_empty
@@ -49,6 +49,47 @@ class PerQueryValues(Tabled):
         t = means_table(self, digits); t.label = label
         return t
     def _repr_html_(self)->str: return evaluation_html(self)
+    def to_json(self, indent:int=1)->str:
+        """The per-query values, their summaries (a mean with its counts `n` and `skipped`) and what was left out, as JSON (a
+        NaN is `null`): plain data, which `from_json` reads back."""
+        means = {k: v if isinstance(v, int) else dict(value=float(v), n=v.n, skipped=v.skipped) for k, v in self.means().items()}
+        data = dict(type=type(self).__name__, keys=self.keys, measures=[str(m) for m in self.measures], qids=list(self.qids),
+                    values=self.values, means=means, queries=self.queries, missing_from_run=list(self.missing_from_run),
+                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields())
+        return json.dumps(plain_json(data), indent=indent, allow_nan=False)
+    @classmethod
+    def from_json(cls, text:str, # what `to_json` wrote
+                 ):
+        "The result `to_json` wrote (an `Evaluation`, a `MergedEvaluation`): the same values, means and report."
+        d = json.loads(text)
+        if isinstance(d, dict) and d.get('type') == 'MergedEvaluation': import rankmetrics_nb.scale   # (defines it)
+        kinds = _kinds(PerQueryValues)
+        if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
+        return kinds[d['type']]._from_dict(d)
+    @staticmethod
+    def _json_columns(d:dict)->tuple:
+        "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."
+        text = lambda ids: np.asarray(ids, str) if ids else np.zeros(0, str)
+        qids = text(d['qids'])
+        return (qids, np.array(d['values'], float).reshape(len(qids), len(d['keys'])), [parse_measure(m) for m in d['measures']],
+                [text(d['missing_from_run']), text(d['missing_from_qrels'])])
+
+def _kinds(base:type)->dict:
+    "{name: class} of the subclasses of `base`, at any depth."
+    out = {}
+    for k in base.__subclasses__(): out |= {k.__name__: k} | _kinds(k)
+    return out
+
+
+@dataclass(eq=False)
+class _JoinRecord:
+    "What an `Evaluation` read back from JSON keeps of its join (its `batch`): the queries left out, the settings, the report."
+    missing_from_run: np.ndarray
+    missing_from_qrels: np.ndarray
+    queries: str
+    ties: str
+    text: str
+    def report(self)->str: return self.text
 
 @dataclass(eq=False)
 class Evaluation(PerQueryValues):
@@ -69,6 +110,12 @@ class Evaluation(PerQueryValues):
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
         return f"Evaluation({len(self.qids)} queries: {s})"
+    def _json_fields(self)->dict: return dict(empty=self.empty, ties=self.batch.ties)
+    @classmethod
+    def _from_dict(cls, d:dict)->Evaluation:
+        "An `Evaluation` from `to_json`'s data; its `batch` is a record of the join (what was left out, the report), not the join."
+        qids, values, measures, left = cls._json_columns(d)
+        return cls(d['keys'], measures, qids, values, _JoinRecord(*left, d['queries'], d['ties'], d['report']), d['empty'])
 
 # %% ../nbs/10_evaluate.ipynb #d44524d5
 def _keyed(measures)->tuple:
@@ -122,6 +169,13 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              store=None, # a `store.Store`: record the per-query values in it
             )->dict:
     "Evaluate a run: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
+    if type(run).__module__.split('.')[0] == 'dask' and hasattr(run, 'npartitions'):   # a Dask DataFrame: its partitions on Dask
+        if empty is not None or conventions is not None or block_bytes is not None:
+            raise EvalInputError("a Dask run is evaluated by dask_evaluation, without empty=, conventions= or block_bytes=: write "
+                                 "the parameters in the measure names and pass ties= and queries=")
+        from rankmetrics_nb.scale import dask_evaluation
+        e = dask_evaluation(qrels, run, measures, ties=ties or 'trec', queries=queries or 'run', depth=depth)
+        return e.per_query() if per_query else e.means()
     if block_bytes is not None:                   # a run larger than memory: the streamed path gives the same values
         if empty is not None or conventions is not None:
             raise EvalInputError("empty= and conventions= are not available with block_bytes (streamed evaluation): "

@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
+import re
 import numpy as np
-from .kit import EvalInputError
+from .kit import EvalInputError, ID_LIMIT, fit_id, original_id, decode_ids, long_ids_of, remember_long_ids
 from .reader import parse_file
 
 # %% auto #0
@@ -18,37 +19,86 @@ __all__ = ['id_bytes', 'ids_text', 'id_at', 'Qrels', 'Run', 'read_qrels', 'read_
 
 # %% ../nbs/00b_inputs.ipynb #6d86136f
 _NUL = "an id holds a NUL character, which ids may not hold (a byte string drops a trailing one, so two ids could become one)"
+_CONTROL = re.compile(rb'[\x00-\x1f]')
 
-def _has_nul(values)->bool:
-    "Whether any of the `values` holds a NUL character (one C-speed join; numbers print without one)."
-    return '\x00' in ''.join(map(str, values))
+def _missing(x)->bool: return x is None or (isinstance(x, (float, np.floating)) and x != x) or type(x).__name__ in ('NAType', 'NaTType')
 
-def id_bytes(values, # ids: strings, bytes or numbers
+def _id_of(x)->bytes:
+    "One id as bytes, by the rule every input follows: text (UTF-8), bytes or an integer, not empty, no control character."
+    if isinstance(x, str):
+        try: b = x.encode('utf-8')
+        except UnicodeEncodeError as e: raise EvalInputError(f"an id holds a character that is not valid text ({e.reason}): {x!r:.60}") from None
+    elif isinstance(x, (bytes, np.bytes_)): b = bytes(x)
+    elif isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)): b = b'%d' % x
+    elif _missing(x): raise EvalInputError("an id is missing (None or NaN); every query and document needs an id")
+    elif isinstance(x, (float, np.floating)): raise EvalInputError(f"ids are floating-point numbers ({x!r}); give them as strings or integers")
+    else: raise EvalInputError(f"an id must be text, bytes or an integer; got {type(x).__name__} {x!r:.40}")
+    if not b: raise EvalInputError("an id is empty; every query and document needs an id (a TREC file cannot hold an empty one)")
+    if (c := _CONTROL.search(b)) is not None:
+        raise EvalInputError(_NUL if c[0] == b'\0' else f"an id holds the control character {c[0][0]:#04x} ({x!r:.60}), which a "
+                             "TREC file cannot hold in an id (fields are separated by spaces and tabs, lines by newlines)")
+    return fit_id(b)
+
+_LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)     # the first k bytes of a little-endian word
+
+def _joined_ids(strings, # an iterable of ids
+                n:int, # how many
+               )->np.ndarray|None:
+    """`n` ids given as `str`, as a fixed-width array of UTF-8 byte strings: one join, one encode, one search for the
+    separators and one gather per 8 bytes of the longest id (at most `ID_LIMIT` + 16: longer ids become stand-ins). None
+    when an id is not a `str`, is empty, holds a control character or can't be encoded (the caller then takes the general
+    path, which says what is wrong)."""
+    try: text = '\n'.join(strings)
+    except TypeError: return None
+    try: b = text.encode('utf-8')
+    except UnicodeEncodeError: return None
+    m = len(b)
+    raw = np.frombuffer(b, np.uint8)
+    sep = np.flatnonzero(raw < 32)                                       # the newlines between ids, and any other control byte
+    if n == 0 or len(sep) != n - 1 or (raw[sep] != 10).any(): return None
+    starts = np.zeros(n, np.int64)
+    starts[1:] = sep + 1
+    lens = np.r_[starts[1:] - 1, m] - starts
+    width, long = int(lens.max()), np.zeros(0, np.int64)
+    if width > ID_LIMIT: long, width = np.flatnonzero(lens > ID_LIMIT), ID_LIMIT + 16
+    if not lens.all(): return None
+    w = max(-(-width // 8), 1)
+    buf = np.zeros(m + 8 * w + 8, np.uint8)
+    buf[:m] = raw
+    words = np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))        # a word starting at every byte
+    out = np.empty((n, w), np.uint64)
+    for j in range(w):                                                   # bytes past an id's end are masked to 0
+        np.bitwise_and(words[starts + 8 * j], _LOW8.take(np.clip(lens - 8 * j, 0, 8)), out=out[:, j])
+    rows = out.view(np.uint8).reshape(n, -1)
+    for i in long.tolist(): rows[i, :width] = np.frombuffer(fit_id(b[starts[i]:starts[i] + lens[i]]), np.uint8)
+    return out.view(f'S{8 * w}').ravel().astype(f'S{max(width, 1)}')
+
+def id_bytes(values, # ids: strings, bytes or integers (a list or an array)
             )->np.ndarray:
-    "Ids as a fixed-width array of UTF-8 byte strings (bytes are kept as they are)."
-    if isinstance(values, list) and _has_nul(values): raise EvalInputError(_NUL)
-    a = np.asarray(values)
-    if a.dtype.kind == 'S': return a
-    if a.size == 0: return np.zeros(0, 'S1')
-    if a.dtype.kind == 'O':
-        missing = np.equal(a, None) | (a != a)           # None, and NaN (pandas' missing value)
-        if missing.any(): raise EvalInputError("an id is missing (None or NaN); every query and document needs an id")
-        if _has_nul(a.ravel()): raise EvalInputError(_NUL)
-        a = a.astype(str)
-    if a.dtype.kind == 'f': raise EvalInputError("ids are floating-point numbers; give them as strings or integers")
-    try: return np.char.encode(a.astype(str), 'utf-8')
-    except UnicodeEncodeError as e: raise EvalInputError(f"an id holds a character that is not valid text ({e.reason})") from None
+    """Ids as a fixed-width array of UTF-8 byte strings, by one rule for files, dicts and DataFrames: text, bytes or an
+    integer; never missing, a float, empty or holding a control character; an id longer than `ID_LIMIT` bytes as its
+    stand-in (`kit.fit_id`). A byte-string array (read from a file, which follows the rule) is kept as it is."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == 'S':
+        if values.dtype.itemsize <= ID_LIMIT + 16: return values
+        return np.array([fit_id(x) for x in values.ravel().tolist()], f'S{ID_LIMIT + 16}').reshape(values.shape)
+    if isinstance(values, np.ndarray) and values.dtype.kind in 'iu': return np.char.encode(values.astype(str), 'utf-8')
+    if isinstance(values, np.ndarray) and values.dtype.kind == 'f':
+        raise EvalInputError("ids are floating-point numbers; give them as strings or integers")
+    items = values.ravel().tolist() if isinstance(values, np.ndarray) else list(values)
+    if not items: return np.zeros(0, 'S1')
+    out = _joined_ids(items, len(items))                      # all text (the usual case): no Python code per id
+    return out if out is not None else np.array([_id_of(x) for x in items])
 
 def ids_text(a:np.ndarray, # byte-string ids
             )->np.ndarray:
-    "Byte-string ids as Python strings, for display and results (bytes that are not UTF-8 shown as U+FFFD)."
-    return np.char.decode(a, 'utf-8', 'replace') if a.size else np.zeros(0, str)
+    "Byte-string ids as Python strings, for display and results (bytes that are not UTF-8 shown as U+FFFD; stand-ins as their ids)."
+    return decode_ids(a)
 
 def id_at(a:np.ndarray, # byte-string ids
           i:int, # an index
          )->str:
     "Element `i` of a byte-string id array as a `str`, for messages."
-    return a[i].decode('utf-8', 'replace')
+    return original_id(a[i]).decode('utf-8', 'replace')
 
 # %% ../nbs/00b_inputs.ipynb #b83e8322
 @dataclass(eq=False)
@@ -64,6 +114,8 @@ class Qrels:
         if self.subtopic is not None: self.subtopic = id_bytes(self.subtopic)
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"Qrels({len(self)} judgements from {self.source})"
+    def __getstate__(self): return dict(self.__dict__, _long_ids=long_ids_of(self.qid, self.docno, self.subtopic))   # (pickle)
+    def __setstate__(self, state): remember_long_ids(state.pop('_long_ids', {})); self.__dict__.update(state)
 
 @dataclass(eq=False)
 class Run:
@@ -78,6 +130,8 @@ class Run:
         if self.rank is not None: self.rank = np.asarray(self.rank, np.int64)
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"Run({len(self)} lines from {self.source})"
+    def __getstate__(self): return dict(self.__dict__, _long_ids=long_ids_of(self.qid, self.docno))   # stand-ins' ids travel along
+    def __setstate__(self, state): remember_long_ids(state.pop('_long_ids', {})); self.__dict__.update(state)
 
 # %% ../nbs/00b_inputs.ipynb #616a9db5
 def _flatten(d:dict, what:str):
@@ -90,43 +144,16 @@ def _flatten(d:dict, what:str):
     counts = np.fromiter(map(len, inner), np.int64, len(inner))
     n = int(counts.sum())
     if n == 0: raise EvalInputError(f"{what}: the dict holds no (query, document) pairs")
-    qid = np.repeat(id_bytes([str(q) for q in d]), counts)
+    try: qid = np.repeat(id_bytes(list(d)), counts)              # the keys as they are: the rule of `id_bytes`, not str()
+    except EvalInputError as e: raise EvalInputError(f"{what}: a query id: {e}") from None
     docno = _joined_ids(chain.from_iterable(inner), n)           # string ids (the usual case): no Python code per id
-    if docno is None: docno = id_bytes(np.fromiter(chain.from_iterable(inner), object, n))
+    try: docno = id_bytes(list(chain.from_iterable(inner))) if docno is None else docno
+    except EvalInputError as e: raise EvalInputError(f"{what}: a document id: {e}") from None
     try: value = np.fromiter(chain.from_iterable(m.values() for m in inner), np.float64, n)
     except (TypeError, ValueError, OverflowError):
         q, doc, v = next((q, k, v) for q, m in d.items() for k, v in m.items() if not _is_number(v))
         raise EvalInputError(f"{what}: query {q!r}, document {doc!r}: value {v!r} is not a number") from None
     return qid, docno, value
-
-_LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)     # the first k bytes of a little-endian word
-
-def _joined_ids(strings, # an iterable of ids
-                n:int, # how many
-               )->np.ndarray|None:
-    """`n` ids given as `str`, as a fixed-width array of UTF-8 byte strings: one join, one encode, one search for the
-    separators and one gather per 8 bytes of the longest id. None when an id is not a `str`, holds a newline or can't be
-    encoded (the caller then takes the general path, which says what is wrong)."""
-    try: text = '\n'.join(strings)
-    except TypeError: return None
-    if '\x00' in text: raise EvalInputError(_NUL)
-    try: b = text.encode('utf-8')
-    except UnicodeEncodeError: return None
-    m = len(b)
-    if n == 0 or b.count(b'\n') != n - 1: return None
-    raw = np.frombuffer(b, np.uint8)
-    starts = np.zeros(n, np.int64)
-    starts[1:] = np.flatnonzero(raw == 10) + 1
-    lens = np.r_[starts[1:] - 1, m] - starts
-    width = int(lens.max())
-    w = max(-(-width // 8), 1)
-    buf = np.zeros(m + 8 * w + 8, np.uint8)
-    buf[:m] = raw
-    words = np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))        # a word starting at every byte
-    out = np.empty((n, w), np.uint64)
-    for j in range(w):                                                   # bytes past an id's end are masked to 0
-        np.bitwise_and(words[starts + 8 * j], _LOW8.take(np.clip(lens - 8 * j, 0, 8)), out=out[:, j])
-    return out.view(f'S{8 * w}').ravel().astype(f'S{max(width, 1)}')
 
 def _is_number(v)->bool:
     try: float(v); return not isinstance(v, (str, bytes))
@@ -176,6 +203,9 @@ def _read(src, layout:str, columns=None)->dict:
         if layout == 'subtopic_qrels': raise EvalInputError("a {qid: {docno: grade}} dict has no subtopics; pass a file or a DataFrame with a subtopic column")
         t = dict(zip(want, _flatten(src, f"{kind} dict")))
     elif _is_frame(src): t = dict(zip(want, _frame_columns(src, want, columns, f"{kind} DataFrame")))
+    elif type(src).__module__.split('.')[0] == 'dask':
+        raise EvalInputError(f"{kind} is a Dask {type(src).__name__}: evaluate it with dask_evaluation (evaluate() passes a Dask "
+                             "run there), or .compute() it into a pandas DataFrame first")
     else: raise EvalInputError(f"{kind} must be a file path, a {{qid: {{docno: value}}}} dict or a DataFrame; got {type(src).__name__}")
     t['qid'], t['docno'] = id_bytes(t['qid']), id_bytes(t['docno'])
     try: t[value_col] = np.asarray(t[value_col], np.float64)

@@ -11,6 +11,7 @@ from operator import itemgetter
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, check_k, check_rel,
+                                ID_LIMIT, long_id_rows, long_id_ranks, ids_greater, original_id,
                                 check_choice)
 from .reader import data_row_lines
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
@@ -63,9 +64,15 @@ def _query_codes(*qids)->tuple:
     return ids, [_spread(f, c, len(q)) for q, (f, c) in zip(qids, stretches)]
 
 def _doc_words(docno:np.ndarray, n_words:int, ordered:bool=True)->np.ndarray:
-    "Document ids as `n_words` uint64 words each (rows): big-endian, ordered like the ids, or (`ordered=False`) as stored, for hashing."
+    """Document ids as `n_words` uint64 words each (rows): big-endian, ordered like the ids (a long id's stand-in with its
+    fingerprint replaced by the id's rank among them: exact), or (`ordered=False`) as stored, for hashing."""
     padded = np.ascontiguousarray(docno).astype(f'S{8 * n_words}', copy=False)   # zero-padded on the right
-    return padded.view('>u8' if ordered else np.uint64).reshape(len(docno), n_words).astype(np.uint64, copy=False)
+    words = padded.view('>u8' if ordered else np.uint64).reshape(len(docno), n_words).astype(np.uint64, copy=False)
+    rows, rank = long_id_ranks(docno) if ordered else ((), None)                # stand-ins (ids longer than kit.ID_LIMIT)
+    if len(rows):
+        words = words.copy()
+        words[rows, ID_LIMIT // 8], words[rows, ID_LIMIT // 8 + 1] = np.uint64(1 << 56), rank   # 0x01, then the id's rank
+    return words
 
 def _n_words(*docnos)->int: return max(-(-d.dtype.itemsize // 8) for d in docnos)
 
@@ -352,7 +359,13 @@ def _order_rank(qcode, score, docno, rank=None):
     same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
     return o, same_query & np.r_[False, rank[o][1:] == rank[o][:-1]]
 
-TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank)
+def _order_stable(qcode, score, docno, rank=None):
+    "By query, score (as double) descending; tied documents in the input's order (a stable sort by score: ranx's)."
+    desc = _descending_key(score, 64)
+    o = np.lexsort((desc, qcode))                       # (lexsort is stable)
+    return o, np.r_[False, (qcode[o][1:] == qcode[o][:-1]) & (desc[o][1:] == desc[o][:-1])]
+
+TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank, stable=_order_stable)
 
 # %% ../nbs/00c_joins.ipynb #6e6c5f92
 TIE_POLICIES['expected'] = _order_double   # any fixed order inside a tie group serves: the batch carries the groups
@@ -440,8 +453,9 @@ def _raise_repeat(pair:tuple, docno, code:int, ids, source, layout:str):
     "Raise `EvalInputError` naming the pair repeated at rows `pair` (first, second), of query code `code` (both lines for a file)."
     first, second = pair
     why = f"document {id_at(docno, second)!r} appears twice for query {id_at(ids, code)!r}"
-    if not os.path.isfile(source): raise EvalInputError(f"{layout} {source}: {why}")
-    (first_no, _), (no, text) = data_row_lines(source, [first, second])
+    lines = data_row_lines(source, [first, second]) if os.path.isfile(source) else [None]   # (a pipe cannot be read again)
+    if None in lines: raise EvalInputError(f"{layout} {source}: {why}")
+    (first_no, _), (no, text) = lines
     raise EvalInputError(f"{source}, line {no}: {why} (first at line {first_no}): {text!r}")
 
 # %% ../nbs/00c_joins.ipynb #b41d7fc9
@@ -469,7 +483,7 @@ def _dict_run(run)->tuple|None:
     if not set(map(type, inner)) <= _PLAIN_DICTS: return None
     try:
         deque(map(''.join, inner), maxlen=0)                        # every document id a str: one C-speed pass, nothing kept
-        qids = id_bytes([str(q) for q in run])
+        qids = id_bytes(list(run))                                  # (a bad query id: the general path says what is wrong)
         counts = np.fromiter(map(len, inner), np.int64, len(inner))
         score = np.concatenate(list(map(np.fromiter, map(dict.values, inner), repeat(np.float64), counts)))
     except (TypeError, ValueError, OverflowError, EvalInputError): return None
@@ -520,7 +534,7 @@ def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:
     tied = (np.bincount(tie_j, minlength=len(jq)) > 1)[tie_j]     # each judged document ties with itself; read ids only for more
     if not tied.any(): return np.zeros(len(jq), np.int64)
     tie_j, tie_i = tie_j[tied], tie_i[tied]
-    return np.bincount(tie_j[ids_at(jq[tie_j], tie_i) > jdoc[tie_j]], minlength=len(jq))
+    return np.bincount(tie_j[ids_greater(ids_at(jq[tie_j], tie_i), jdoc[tie_j])], minlength=len(jq))
 
 def _descending(score, starts, counts)->bool:
     "Whether every query's scores (rows `starts[q]`, ... `counts[q]` of them, queries one after another) never rise: a pass in blocks."
@@ -564,7 +578,9 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     if not _COUNT_RANKS or ties not in ('trec', 'double') or (d := _dict_run(run)) is None: return None
     rqid, counts, score, inner = d
     qrels = read_qrels(qrels)
-    try: docs = np.char.decode(qrels.docno, 'utf-8').tolist() if len(qrels) else []
+    try:
+        docs = np.char.decode(qrels.docno, 'utf-8').tolist() if len(qrels) else []
+        for i in long_id_rows(qrels.docno).tolist(): docs[i] = original_id(qrels.docno[i]).decode('utf-8')   # stand-ins: the ids
     except UnicodeDecodeError: return None                       # ids no str can equal: the general path compares bytes
     ids, (rq_u, qq) = _query_codes(rqid, qrels.qid)
     if not _prepared(qrels): _checked_hash(qrels, qq, ids, _n_words(qrels.docno))   # (prepared qrels were checked once)
@@ -672,7 +688,7 @@ def _sorted_ranking(run, rq, per_query, keep, ties, depth)->Ranking:
 
 def _laid_out(order, tied, rq, per_query, keep, ties, depth, run)->Ranking:
     "The ranking of the kept queries' rows (`order`, `tied` from the tie policy), cut at `depth`, and each row's cell."
-    if TIE_POLICIES[ties] in (_order_trec, _order_double, _order_input, _order_rank):  # queries in code order: no need to look
+    if TIE_POLICIES[ties] in (_order_trec, _order_double, _order_input, _order_rank, _order_stable):   # queries in code order
         codes, kept = None, np.repeat(keep, per_query)
     else: codes = rq[order]; kept = keep[codes]
     if not kept.all():

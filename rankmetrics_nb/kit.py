@@ -6,14 +6,15 @@
 from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
+import hashlib
 import numpy as np
 
 # %% auto #0
-__all__ = ['EvalInputError', 'QueryMismatchWarning', 'Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups',
-           'tie_groups', 'refuse_expected', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k',
-           'check_rel', 'label_matrix', 'judged_cells', 'cells_or_matrix', 'top_k', 'as_result', 'per_query',
-           'check_n_rel', 'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean',
-           'same_setting', 'apply_preset']
+__all__ = ['ID_LIMIT', 'EvalInputError', 'QueryMismatchWarning', 'Ranking', 'fit_id', 'original_id', 'decode_ids', 'plural',
+           'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected', 'SubtopicBatch',
+           'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix', 'judged_cells',
+           'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
+           'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -42,6 +43,70 @@ class Ranking:
         m = np.full(self.shape[0] * self.shape[1], fill, dtype=dtype)
         m[self.flat] = values
         return m.reshape(self.shape)
+    def __getstate__(self): return dict(self.__dict__, _long_ids=long_ids_of(self.docno))   # the ids of stand-ins travel along
+    def __setstate__(self, state):
+        remember_long_ids(state.pop('_long_ids', {}))
+        self.__dict__.update(state)
+
+# %% ../nbs/00_kit.ipynb #22c68338
+ID_LIMIT = 256     # bytes of an id held as they are; a longer id is held as its first ID_LIMIT bytes, 0x01 and a fingerprint
+_LONG_IDS = {}     # stand-in (without trailing NULs, as numpy returns it) -> the id itself
+
+def fit_id(b:bytes, # an id
+          )->bytes:
+    "`b` itself, or for an id longer than `ID_LIMIT` bytes its stand-in (the id is kept for printing)."
+    if len(b) <= ID_LIMIT: return b
+    s = b[:ID_LIMIT] + b'\x01' + hashlib.blake2b(b, digest_size=15).digest()
+    if (other := _LONG_IDS.setdefault(s.rstrip(b'\0'), b)) != b:
+        raise EvalInputError(f"two different ids share a fingerprint (ids longer than {ID_LIMIT} bytes): {b[:40]!r}… and {other[:40]!r}…")
+    return s
+
+def original_id(b:bytes, # an id as an array holds it
+               )->bytes:
+    "The id a stand-in stands for (any other id as it is)."
+    return _LONG_IDS.get(b.rstrip(b'\0'), b) if len(b) > ID_LIMIT else b
+
+def decode_ids(a:np.ndarray, # byte-string ids, of any shape
+              )->np.ndarray:
+    "Byte-string ids as text (bytes that are not UTF-8 shown as U+FFFD); stand-ins print as their ids (an object array then)."
+    if not a.size: return np.zeros(a.shape, str)
+    out, rows = np.char.decode(a, 'utf-8', 'replace'), long_id_rows(a)
+    if not len(rows): return out
+    out = out.astype(object).ravel()
+    out[rows] = [original_id(x).decode('utf-8', 'replace') for x in a.ravel()[rows].tolist()]
+    return out.reshape(a.shape)
+
+# %% ../nbs/00_kit.ipynb #54bf45c9
+def long_id_rows(a:np.ndarray, # byte-string ids, of any shape
+                )->np.ndarray:
+    "The flat indices of the stand-ins in `a` (ids longer than `ID_LIMIT` bytes): its bytes past `ID_LIMIT` are not all zero."
+    if a.dtype.kind != 'S' or a.dtype.itemsize <= ID_LIMIT or not a.size: return np.zeros(0, np.int64)
+    return np.flatnonzero(np.ascontiguousarray(a).view(np.uint8).reshape(a.size, -1)[:, ID_LIMIT] != 0)
+
+def long_id_ranks(a:np.ndarray, # byte-string ids (1-D)
+                 )->tuple:
+    "(the rows of `a` holding stand-ins, each one's id's rank among them in byte order; equal ids, equal ranks)."
+    rows = long_id_rows(a)
+    ids = [original_id(x) for x in a[rows].tolist()]
+    rank = {x: i for i, x in enumerate(sorted(set(ids)))}
+    return rows, np.array([rank[x] for x in ids], np.uint64)
+
+def ids_greater(a:np.ndarray, # byte-string ids
+                b:np.ndarray, # as many byte-string ids
+               )->np.ndarray:
+    "`a > b` element by element, as the ids compare byte by byte (two stand-ins with one prefix: by their ids)."
+    out = a > b
+    both = np.intersect1d(long_id_rows(a), long_id_rows(b))
+    if len(both): out[both] = [original_id(x) > original_id(y) for x, y in zip(a[both].tolist(), b[both].tolist())]
+    return out
+
+def long_ids_of(*arrays)->dict:
+    "{stand-in: id} of the stand-ins in `arrays` (what a pickled object carries to another process)."
+    return {s: original_id(s) for a in arrays if a is not None for s in np.asarray(a).ravel()[long_id_rows(np.asarray(a))].tolist()}
+
+def remember_long_ids(ids:dict):
+    "Add the stand-ins of `ids` ({stand-in: id}, from `long_ids_of`) to this process's table."
+    for s, b in ids.items(): fit_id(b)
 
 # %% ../nbs/00_kit.ipynb #6bbaefb8
 def plural(n:int, # how many
@@ -154,8 +219,7 @@ class Batch:
     def docnos(self)->np.ndarray:
         "Document ids in rank order (queries × depth, '' for padding)."
         r = self._need_ranking()
-        out = np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b'')
-        return np.char.decode(out, 'utf-8', 'replace') if out.size else np.zeros(out.shape, str)
+        return decode_ids(np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b''))
     def report(self)->str:
         "What was evaluated and what was left out."
         return evaluated_report(len(self), self.in_run.sum(), int(self.n_ret.sum()), self.ties, self.queries,
@@ -282,7 +346,8 @@ def check_number(x, # the value to check
                  open_low:bool=False, # whether `low` itself is excluded
                 )->float:
     "`x` as a float if it is a finite real number in the range, else an error naming the range."
-    ok = is_real(x) and np.isfinite(x) and (low is None or (x > low if open_low else x >= low)) and (high is None or x <= high)
+    ok = is_real(x) and (isinstance(x, (int, np.integer)) or np.isfinite(x))       # (a huge Python int has no float)
+    ok = ok and (low is None or (x > low if open_low else x >= low)) and (high is None or x <= high)
     if ok: return float(x)
     if low == 0 and open_low and high is None: kind = 'a positive number'
     elif low is not None and high is not None: kind = f"a number in [{low:g}, {high:g}]"
@@ -306,8 +371,10 @@ def check_k(k, # a cutoff: a positive whole number of ranks, or None for no cuto
     "`k` as an int (or None), or a clear error."
     if k is None: return None
     if not is_real(k): raise EvalInputError(f"{name} must be a positive whole number of ranks or None; got {k!r}")
-    if not np.isfinite(k) or k != int(k): raise EvalInputError(f"{name} must be a whole number of ranks; got {k!r}")
+    if isinstance(k, (float, np.floating)) and (not np.isfinite(k) or k != int(k)):
+        raise EvalInputError(f"{name} must be a whole number of ranks; got {k!r}")
     if k <= 0: raise EvalInputError(f"{name} must be a positive number of ranks; got {k!r}")
+    if k > 2**53: raise EvalInputError(f"{name} must be at most 2**53 ranks (longer than any list); got {k:.4g}")
     return int(k)
 
 def check_rel(rel, # the lowest grade counted as relevant
@@ -435,6 +502,7 @@ class Mean(float):
         m = super().__new__(cls, value)
         m.n, m.skipped = int(n), int(skipped)
         return m
+    def __reduce__(self): return Mean, (float(self), self.n, self.skipped)   # pickle and copy keep the counts
     def __repr__(self): return f"{float(self)!r} (mean of {self.n} queries{f', {self.skipped} skipped' if self.skipped else ''})"
 
 def query_mean(values, # one value per query
@@ -446,6 +514,15 @@ def query_mean(values, # one value per query
     if keep.shape != v.shape: raise EvalInputError(f"keep must have one flag per query ({len(v)}); got shape {keep.shape}")
     n = int(keep.sum())
     return Mean(v[keep].sum() / n if n else 0.0, n, len(v) - n)
+
+# %% ../nbs/00_kit.ipynb #aff5fcba
+def plain_json(x):
+    "`x` as plain JSON data: numpy numbers as Python's, arrays as lists, a `Mean` as its float, a NaN as None (JSON has no NaN: `null`)."
+    if isinstance(x, dict): return {str(k): plain_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple, np.ndarray)): return [plain_json(v) for v in x]
+    if isinstance(x, np.generic): x = x.item()
+    if isinstance(x, float): return None if x != x else float(x)
+    return x
 
 # %% ../nbs/00_kit.ipynb #06cbe3fa
 def same_setting(value, # a parameter value as given

@@ -4,26 +4,148 @@
 
 # %% ../nbs/00a_reader.ipynb #e8b513bd
 from __future__ import annotations
-import gzip, mmap, os, re, sys, zlib
+import gzip, os, re, stat, sys, zlib
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
-from .kit import EvalInputError
+from .kit import EvalInputError, ID_LIMIT, fit_id
 
 # %% auto #0
-__all__ = ['LAYOUTS', 'PARSE_WORKERS', 'read_bytes', 'data_row_lines', 'parse_text', 'parse_file']
+__all__ = ['READ_LIMIT', 'LAYOUTS', 'PARSE_WORKERS', 'read_limit', 'read_text', 'read_bytes', 'text_pieces', 'data_row_lines',
+           'parse_text', 'parse_file']
 
 # %% ../nbs/00a_reader.ipynb #4ad78b76
-def read_bytes(path, # a file: plain or gzip (recognised by its first two bytes, not its name)
-              )->bytes:
-    "The bytes of the file at `path`, decompressed when it is gzip; an unreadable file is an `EvalInputError`."
-    try:
-        with open(path, 'rb') as f: data = f.read()
+READ_LIMIT = None   # the most bytes of text held at once (a file, a pipe, a gzip file's text); None: half of this machine's memory
+_PIECE = 1 << 20    # bytes per read of a pipe or a device, and per step of decompression
+_GZIP = b'\x1f\x8b'
+
+def read_limit()->int:
+    "`READ_LIMIT`, or half of this machine's memory."
+    if READ_LIMIT is not None: return int(READ_LIMIT)
+    try: return os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE') // 2
+    except (ValueError, OSError, AttributeError): return 1 << 34
+
+def _open(path):
+    "The file at `path`, opened once (unbuffered) for reading; an `EvalInputError` when it cannot be."
+    try: return open(path, 'rb', buffering=0)
     except IsADirectoryError: raise EvalInputError(f"{os.fspath(path)} is a directory, not a file") from None
     except FileNotFoundError: raise EvalInputError(f"file not found: {os.fspath(path)}") from None
     except OSError as e: raise EvalInputError(f"{os.fspath(path)}: cannot be read ({e.strerror or e})") from None
-    if data[:2] != b'\x1f\x8b': return data
-    try: return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as e: raise EvalInputError(f"{os.fspath(path)}: damaged gzip file ({e})") from None
+
+def _too_large(source:str, limit:int)->EvalInputError:
+    return EvalInputError(f"{source}: more than {limit:,} bytes of text, more than can be held at once here (reader.READ_LIMIT, "
+                          "half of this machine's memory); evaluate it in blocks (block_bytes=, or --block-mb)")
+
+def _nul_error(source:str, line:int)->EvalInputError:
+    return EvalInputError(f"{source}, line {line}: a NUL byte: not TREC text (binary data, or a device such as /dev/zero?)")
+
+# %% ../nbs/00a_reader.ipynb #b1c10d0d
+_STEP = 16 << 20    # bytes per read of a regular file (two threads read a large one)
+_PREADV = hasattr(os, 'preadv')
+
+def _read_regular(f, size:int, source:str)->np.ndarray:
+    """The `size` bytes of the regular file open as `f`, read into memory, by two threads for a large file. Not mapped: a
+    file cut short while it is mapped kills the process (SIGBUS). A file that changed while it was read is an error."""
+    buf, fd, before = np.empty(size, np.uint8), f.fileno(), os.fstat(f.fileno())
+    def fill(lo:int)->bool:
+        hi, view = min(lo + _STEP, size), memoryview(buf)
+        while lo < hi:
+            got = os.preadv(fd, [view[lo:hi]], lo) if _PREADV else f.readinto(view[lo:hi])   # (else in order, from the start)
+            if not got: return False
+            lo += got
+        return True
+    starts = range(0, size, _STEP)
+    if size > 2 * _STEP and _PREADV:
+        with ThreadPoolExecutor(2) as pool: whole = all(pool.map(fill, starts))
+    else: whole = all(map(fill, starts))
+    after = os.fstat(fd)
+    if not whole or (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
+        raise EvalInputError(f"{source}: the file changed while it was read ({size:,} bytes before, {after.st_size:,} after); "
+                             "read it again once it is written")
+    return buf
+
+def _read_stream(f, source:str, limit:int)->bytearray:
+    """Everything a pipe, FIFO or device gives, read once, in pieces; more than `limit` bytes is an error. Plain text with a
+    NUL byte stops the reading at the end of that byte's line (a device such as /dev/zero never ends): the text read so
+    far, which no parse accepts, fails at its first bad line, as the whole text would."""
+    data = bytearray()
+    while piece := f.read(_PIECE):
+        data += piece
+        if len(data) > limit: raise _too_large(source, limit)
+        if data[:2] != _GZIP and (nul := piece.find(b'\0')) >= 0:
+            end = data.find(b'\n', len(data) - len(piece) + nul)
+            return data if end < 0 else data[:end + 1]
+    return data
+
+def _gunzip(data, source:str, limit:int)->bytearray:
+    "The text of gzip `data` (every member, as `gzip.decompress` reads them), in steps: more than `limit` bytes of text stop it."
+    out, rest = bytearray(), bytes(data)
+    try:
+        while rest:
+            d, todo = zlib.decompressobj(31), rest
+            while not d.eof:
+                piece = d.decompress(todo, 16 * _PIECE)
+                out += piece
+                if len(out) > limit: raise _too_large(source, limit)
+                todo = d.unconsumed_tail
+                if not todo and not piece and not d.eof: raise EvalInputError(f"{source}: damaged gzip file (it ends too early)")
+            rest = d.unused_data.lstrip(b'\0')
+            if rest and rest[:2] != _GZIP: raise EvalInputError(f"{source}: damaged gzip file (other bytes after its end)")
+    except zlib.error as e: raise EvalInputError(f"{source}: damaged gzip file ({e})") from None
+    return out
+
+def _text_of(f, source:str)->np.ndarray:
+    "The text of the file open as `f` (any kind), read through that opening, decompressed if gzip; at most `read_limit()` bytes."
+    st, limit = os.fstat(f.fileno()), read_limit()
+    if not stat.S_ISREG(st.st_mode): data = _read_stream(f, source, limit)
+    elif st.st_size > limit: raise _too_large(source, limit)
+    else: data = _read_regular(f, st.st_size, source)
+    if bytes(data[:2]) != _GZIP: return np.frombuffer(data, np.uint8)
+    return np.frombuffer(_gunzip(data, source, limit), np.uint8)
+
+def read_text(path, # a file of any kind (regular, pipe, FIFO, device), plain or gzip (recognised by its first two bytes)
+              source:str=None, # its name in messages; None: the path
+             )->np.ndarray:
+    "The text of the file at `path` as bytes (`uint8`), read once and decompressed if gzip; more than `read_limit()` bytes is an error."
+    with _open(path) as f: return _text_of(f, os.fspath(path) if source is None else source)
+
+def read_bytes(path, # a file of any kind: plain or gzip
+              )->bytes:
+    "The text of the file at `path` as `bytes` (`read_text`)."
+    return read_text(path).tobytes()
+
+# %% ../nbs/00a_reader.ipynb #43fecb1b
+class _Prefixed:
+    "What is left of a file whose first bytes `head` were read already: `head`, then the rest of the file."
+    def __init__(self, head:bytes, f): self.head, self.f = head, f
+    def read(self, n:int=-1)->bytes:
+        if not self.head: return self.f.read(n) if n is not None and n >= 0 else self.f.readall()
+        out, self.head = (self.head, b'') if n is None or n < 0 or n >= len(self.head) else (self.head[:n], self.head[n:])
+        return out
+
+def _fill(read, n:int)->bytes:
+    "`n` bytes from `read` (fewer only at the end), read in pieces of at most 64 MiB."
+    out = bytearray()
+    while len(out) < n and (piece := read(min(n - len(out), 64 << 20))): out += piece
+    return bytes(out)
+
+def text_pieces(path, # a file of any kind, plain or gzip
+                size:int, # bytes per piece
+                source:str=None, # its name in messages; None: the path
+               ):
+    "The text of the file at `path`, read once and decompressed if gzip, as consecutive pieces of `size` bytes (the last one shorter)."
+    source = os.fspath(path) if source is None else source
+    with _open(path) as f:
+        head = _fill(f.read, 2)
+        if head != _GZIP:
+            src = _Prefixed(head, f)
+            while piece := _fill(src.read, size): yield piece
+            return
+        gz = gzip.GzipFile(fileobj=_Prefixed(head, f), mode='rb')
+        while True:
+            try: piece = _fill(gz.read, size)
+            except (OSError, EOFError, zlib.error) as e: raise EvalInputError(f"{source}: damaged gzip file ({e})") from None
+            if not piece: return
+            yield piece
 
 # %% ../nbs/00a_reader.ipynb #f22cc0f3
 LAYOUTS = dict(
@@ -44,8 +166,9 @@ def _value_problem(v:bytes, kind:str, column:str):
     "What is wrong with the field `v` of `column`, read as `kind`, or None."
     noun, text = _NOUNS.get(column, column), v.decode('utf-8', 'replace')
     if kind == 'i8' and not _INT.fullmatch(v):
-        if re.fullmatch(rb'[+-]?[0-9]+', v): return f"{noun} {text!r} is too large (at most 18 digits)"
+        if re.fullmatch(rb'[+-]?[0-9]+', v): return f"{noun} {text!r} is out of range (integers up to 2**53)"
         return f"{noun} {text!r} is {'not an integer' if _FLOAT.fullmatch(v) else 'not a number'}"
+    if kind == 'i8' and abs(int(v)) >= 2**53: return f"{noun} {text!r} is out of range (integers up to 2**53)"   # as dicts and DataFrames
     if kind == 'f8':
         if _SPECIAL.fullmatch(v): return f"{noun} {text!r} is not a finite number"
         if not _FLOAT.fullmatch(v): return f"{noun} {text!r} is not a number"
@@ -60,13 +183,19 @@ def _line_problem(fields:list, layout:str):
     "What is wrong with the `fields` of one line, or None."
     L = LAYOUTS[layout]
     n = len(L['columns'])
-    odd = next((b for f in fields for b in f if b < 32 or b == 127), None)
+    odd = next((b for f in fields for b in f if b < 32), None)
+    if odd == 0: return "a NUL byte: not TREC text (binary data, or a device such as /dev/zero?)"
     if odd is not None:
         return (f"control character {odd:#04x} in a field" + (" (a CR inside the line: old Mac line ends are not read)" if odd == 13 else
-                " (a NUL byte, which ids may not hold)" if odd == 0 else "; fields are separated by spaces and tabs only"))
+                "; fields are separated by spaces and tabs only"))
     if len(fields) < n or (len(fields) > n and not L['extra']):
         return f"expected {n}{' or more' if L['extra'] else ''} columns ({' '.join(L['columns'])}), found {len(fields)}"
     return next(filter(None, (_value_problem(v, k, c) for v, k, c in zip(fields, L['kinds'], L['columns']))), None)
+
+def _shown(fields:list)->str:
+    "A line's fields for a message: quoted, and cut after 200 characters (a megabyte of NULs is no message)."
+    text = b' '.join(fields).decode('utf-8', 'replace')
+    return repr(text) if len(text) <= 200 else repr(text[:200]) + f'… ({len(text):,} characters)'
 
 def _data_lines(data:bytes):
     "(line number, fields) of every data line: blank lines and comment lines (`#` first) are skipped."
@@ -80,22 +209,27 @@ def _bad_line(data:bytes, source:str, layout:str, row=None, why=None)->EvalInput
     "The error naming the first line of `data` with a problem, or data row `row` with problem `why`."
     for i, (no, fields) in enumerate(_data_lines(data)):
         p = _line_problem(fields, layout) if row is None else (why if i == row else None)
-        if p: return EvalInputError(f"{source}, line {no}: {p}: {b' '.join(fields).decode('utf-8', 'replace')!r}")
+        if p: return EvalInputError(f"{source}, line {no}: {p}: {_shown(fields)}")
     return EvalInputError(f"{source}: unreadable {layout} data")
 
 def _parse_lines(data:bytes, source:str, layout:str)->dict:
     "The kept columns of TREC `layout` text, read line by line; a bad line raises `EvalInputError`."
     L = LAYOUTS[layout]
     kept = [(j, c, k) for j, (c, k) in enumerate(zip(L['columns'], L['kinds'])) if k != '-']
+    nul = data.find(b'\0')
+    nul = data.count(b'\n', 0, nul) + 1 if nul >= 0 else None    # a NUL's line: an error even in a comment line
     rows = []
     for no, fields in _data_lines(data):
+        if nul is not None and no > nul: raise _nul_error(source, nul)
         if (p := _line_problem(fields, layout)) is not None:
-            raise EvalInputError(f"{source}, line {no}: {p}: {b' '.join(fields).decode('utf-8', 'replace')!r}")
+            raise EvalInputError(f"{source}, line {no}: {p}: {_shown(fields)}")
         rows.append(fields)
+    if nul is not None: raise _nul_error(source, nul)
     if not rows: raise EvalInputError(f"{source}: no data lines (the input is empty or only comments)")
     out = {}
     for j, c, k in kept:
         col = [f[j] for f in rows]
+        if k == 'S' and max(map(len, col)) > ID_LIMIT: col = list(map(fit_id, col))   # long ids: their stand-ins
         out[c] = np.array(col) if k == 'S' else np.array([int(v) for v in col], np.int64) if k == 'i8' else np.array([float(v) for v in col])
     return out
 
@@ -129,12 +263,18 @@ _HIGH8 = np.array([((1 << 64) - 1) ^ ((1 << 8 * (8 - k)) - 1) for k in range(9)]
 _FILL8 = np.array([int.from_bytes(b'0' * c + bytes(8 - c), 'little') for c in range(9)], np.uint64)  # '0' in the first c bytes
 
 def _ids(U:np.ndarray, p:np.ndarray, n:np.ndarray)->np.ndarray:
-    "The fields at byte offsets `p`, `n` bytes long, as rows of little-endian words, zero past each field."
+    """The fields at byte offsets `p`, `n` bytes long, as rows of little-endian words, zero past each field; a field
+    longer than `ID_LIMIT` bytes as its stand-in (`kit.fit_id`), so no row is wider than `ID_LIMIT` + 16 bytes."""
     w = (int(n.max()) + 7) // 8
+    long = np.flatnonzero(n > ID_LIMIT) if 8 * w > ID_LIMIT else ()
+    if len(long): full, n, w = n[long], np.minimum(n, ID_LIMIT + 16), (ID_LIMIT + 16 + 7) // 8
     out = np.empty((len(p), w), np.uint64)
     for j in range(w):                                 # past a field's end any word will do: it is masked to 0
         at = p if j == 0 else np.minimum(p + 8 * j, len(U) - 1)
         np.bitwise_and(U[at], _LOW8.take(np.clip(n - 8 * j, 0, 8)), out=out[:, j])
+    if len(long):                                      # (U views the whole text, U.base)
+        rows = out.view(np.uint8).reshape(len(p), -1)
+        for i, a, m in zip(long.tolist(), p[long].tolist(), full.tolist()): rows[i] = np.frombuffer(fit_id(bytes(U.base[a:a + m])), np.uint8)
     return out
 
 # %% ../nbs/00a_reader.ipynb #5bad852d
@@ -347,6 +487,71 @@ def _widen(out:dict, done:list, at:np.ndarray):
             else: out[c][at[i]:at[i] + n] = v
     return out, done
 
+# %% ../nbs/00a_reader.ipynb #fecbeea0
+def _file_cuts(fd:int, lo:int, size:int)->list:
+    "Offsets lo, ..., size of parts of about `_CHUNK` bytes, each cut after a newline found in the 4 KiB before its nominal end."
+    cuts = [lo]
+    for p in range(lo + _CHUNK, size, _CHUNK):
+        w = os.pread(fd, min(4096, p - cuts[-1]), p - min(4096, p - cuts[-1]))
+        if (at := w.rfind(b'\n')) >= 0: cuts.append(p - len(w) + at + 1)   # (no newline there: a long line; the parts merge)
+    return cuts + [size]
+
+def _read_part(fd:int, lo:int, hi:int, source:str)->tuple:
+    "Bytes lo..hi of the file read into a padded buffer (laid out as `_padded` lays a part), and where its lines end."
+    n = hi - lo
+    buf = np.empty((_LEAD + n + 1 + _TAIL + 7) // 8 * 8, np.uint8)
+    buf[:_LEAD - 1], buf[_LEAD - 1], buf[_LEAD + n:] = 0, 10, 0      # (only the padding is zeroed: the text fills the rest)
+    view, at = memoryview(buf)[_LEAD:_LEAD + n], 0
+    while at < n:
+        got = os.preadv(fd, [view[at:]], lo + at) if _PREADV else len(b := os.pread(fd, n - at, lo + at))
+        if not _PREADV: view[at:at + got] = b
+        if not got: raise EvalInputError(f"{source}: the file changed while it was read (it ends before byte {lo + n:,}); read it again once it is written")
+        at += got
+    if n and buf[_LEAD + n - 1] != 10: buf[_LEAD + n] = 10; n += 1   # the last line's missing newline
+    return buf, _LEAD + n
+
+def _parse_regular(f, size:int, source:str, layout:str)->dict|None:
+    """The kept columns of the plain regular file open as `f`, by the fast reader, read part by part into small buffers: never
+    mapped (a file cut short while mapped kills the process with SIGBUS), never held whole (fresh memory for the whole text
+    costs more than the parse here); each part is written into the output as soon as the parts before it are. None when the
+    file is gzip, empty or left to the line reader."""
+    fd, before = f.fileno(), os.fstat(f.fileno())
+    head = os.pread(fd, 3, 0)
+    if size == 0 or head[:2] == _GZIP: return None
+    lo = 3 if head == _BOM else 0
+    if lo: _skip_bom(_BOM, source)                            # (says so on stderr)
+    L, cuts = LAYOUTS[layout], _file_cuts(fd, lo, size)
+    def parse(i):
+        buf, end = _read_part(fd, cuts[i], cuts[i + 1], source)
+        return _parse_chunk(buf, _LEAD, end, L, int(np.count_nonzero(buf[_LEAD:end] == 10)))
+    bound, out, total = (size - lo) // (2 * len(L['columns'])) + 1, None, 0   # at most this many lines: never touched beyond
+    threads = 1 if size < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4)
+    with ThreadPoolExecutor(threads) as pool:                 # in order; the threads parse ahead
+        for part in pool.map(parse, range(len(cuts) - 1)):
+            if part is None: return None
+            out = _room(out, part, bound, total)
+            n = len(next(iter(part.values())))
+            for c, v in part.items():
+                o = out[c][total:total + n]
+                if v.ndim == 2: o[:, v.shape[1]:] = 0; o = o[:, :v.shape[1]]
+                o[...] = v
+            total += n
+    after = os.fstat(fd)
+    if (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
+        raise EvalInputError(f"{source}: the file changed while it was read; read it again once it is written")
+    if not total: return None
+    return {c: v[:total].view(f'S{8 * v.shape[1]}').ravel() if v.ndim == 2 else v[:total] for c, v in out.items()}
+
+def _room(out:dict|None, part:dict, bound:int, total:int)->dict:
+    "`out` (`bound` rows, of which `total` are written) able to take `part`: made on the first part, ids widened if its are wider."
+    if out is None: return {c: np.empty((bound,) + v.shape[1:], v.dtype) for c, v in part.items()}
+    for c, v in part.items():
+        if v.ndim == 2 and v.shape[1] > out[c].shape[1]:
+            wide = np.empty((bound, v.shape[1]), v.dtype)
+            wide[:total, :out[c].shape[1]], wide[:total, out[c].shape[1]:] = out[c][:total], 0
+            out[c] = wide
+    return out
+
 # %% ../nbs/00a_reader.ipynb #7a1b964f
 PARSE_WORKERS = None      # threads of the fast reader for a large file: None = one per CPU (at most 4); 1 = this thread only
 _BOM = b'\xef\xbb\xbf'
@@ -366,24 +571,14 @@ def parse_text(data:bytes, # the text of a TREC file
     out = _fast_parse(np.frombuffer(data, np.uint8), layout)
     return out if out is not None else _parse_lines(bytes(data), source, layout)
 
-def parse_file(path, # a TREC file, plain or gzip
+def parse_file(path, # a TREC file of any kind (regular, pipe, FIFO), plain or gzip
                layout:str, # a key of `LAYOUTS`
                source:str=None, # the name used in messages; None: the path
               )->dict:
-    "`parse_text` of a file; a plain file is memory-mapped rather than read."
+    """The kept columns of a TREC file, opened once: a plain regular file part by part by the fast reader (`_parse_regular`),
+    anything else (a pipe, gzip, a file the line reader must read) as `parse_text` of its text (`read_text`)."""
     source = os.fspath(path) if source is None else source
-    try:
-        with open(path, 'rb') as f:
-            plain = f.read(2) != b'\x1f\x8b' and os.fstat(f.fileno()).st_size > 0
-            m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if plain else None
-    except OSError: m = None                          # read_bytes says what is wrong
-    if m is None: return parse_text(read_bytes(path), source, layout)
-    try:
-        if hasattr(m, 'madvise') and hasattr(mmap, 'MADV_WILLNEED'): m.madvise(mmap.MADV_WILLNEED)
-        data = _skip_bom(np.frombuffer(m, np.uint8), source)
-        out = _fast_parse(data, layout)
-        del data                                      # the map can close only once no array uses it
-    finally:
-        try: m.close()
-        except BufferError: pass                      # an array still views the map (seen in Dask workers): it closes when that array goes
-    return out if out is not None else _parse_lines(_skip_bom(read_bytes(path), ''), source, layout)
+    with _open(path) as f:
+        st = os.fstat(f.fileno())
+        if stat.S_ISREG(st.st_mode) and (out := _parse_regular(f, st.st_size, source, layout)) is not None: return out
+        return parse_text(_text_of(f, source), source, layout)

@@ -4,12 +4,12 @@
 
 # %% ../nbs/15_scale.ipynb #e4688526
 from __future__ import annotations
-import glob, gzip, math, os, re, tempfile, warnings
+import glob, gzip, math, os, re, shutil, stat, tempfile, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Mean, plural, evaluated_report
-from .reader import parse_text, read_bytes
+from .kit import EvalInputError, QueryMismatchWarning, Mean, plural, evaluated_report, check_number, original_id
+from .reader import parse_text, read_text, text_pieces, read_limit, data_row_lines
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text
 from .measures import parse_measure
 from .evaluator import evaluation, PerQueryValues
@@ -51,6 +51,13 @@ class MergedEvaluation(PerQueryValues):
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
         return f"MergedEvaluation({self.n} queries from {plural(self.parts, 'part', 'parts')}: {s})"
+    def _json_fields(self)->dict: return dict(sums=self.sums, ties=self.ties, n_ret=self.n_ret, in_run=self.in_run, parts=self.parts)
+    @classmethod
+    def _from_dict(cls, d:dict)->MergedEvaluation:
+        "A `MergedEvaluation` from `to_json`'s data (`PerQueryValues.from_json`)."
+        qids, values, measures, left = cls._json_columns(d)
+        return cls(d['keys'], measures, qids, values, np.array(d['sums'], float), *left, d['queries'], d['ties'], d['n_ret'],
+                   d['in_run'], d['parts'])
 
 # %% ../nbs/15_scale.ipynb #37f28971
 def _stretch_starts(q:np.ndarray)->np.ndarray:
@@ -107,8 +114,10 @@ def evaluate_part(index:QrelsIndex, # the judgements, read once
     ids = np.unique(run.qid[_stretch_starts(run.qid)])
     judged = np.isin(ids, index.ids) if len(index) else np.zeros(len(ids), bool)
     unjudged = ids_text(ids[~judged])
-    if len(unjudged): run = Run(*(a[np.isin(run.qid, ids[judged])] for a in (run.qid, run.docno, run.score)), run.source,
-                                None if run.rank is None else run.rank[np.isin(run.qid, ids[judged])])
+    if len(unjudged):                             # (a new name: its rows are no longer the lines of `run.source`)
+        keep = np.isin(run.qid, ids[judged])
+        run = Run(run.qid[keep], run.docno[keep], run.score[keep], f"{run.source} (its judged queries)",
+                  None if run.rank is None else run.rank[keep])
     if not judged.any():
         keys = [str(k) for k in dict.fromkeys([measures] if isinstance(measures, str) else measures)]   # as `evaluation` keys them
         return MergedEvaluation(keys, [parse_measure(m) for m in keys], np.zeros(0, str), np.zeros((0, len(keys))),
@@ -155,29 +164,40 @@ def merge_parts(parts:list, # `MergedEvaluation`s of disjoint parts (from `evalu
                             n_ret=sum(p.n_ret for p in parts), in_run=sum(p.in_run for p in parts), parts=sum(p.parts for p in parts))
 
 # %% ../nbs/15_scale.ipynb #f57d4047
-def _text_blocks(path, block_bytes:int):
-    """(text, number of its first line, its newlines, whether it is the last) of consecutive pieces of a file (plain or gzip),
-    each about `block_bytes`, cut at a line end; the text is a `memoryview` (no copy)."""
-    try:
-        with open(path, 'rb') as f: gz = f.read(2) == b'\x1f\x8b'
-    except FileNotFoundError: raise EvalInputError(f"run file not found: {os.fspath(path)}") from None
-    except OSError as e: raise EvalInputError(f"{os.fspath(path)}: cannot be read ({e.strerror or e})") from None
-    carry, line0 = b'', 1
-    with (gzip.open(path, 'rb') if gz else open(path, 'rb')) as f:
-        while True:
-            try: chunk = f.read(block_bytes)
-            except (OSError, EOFError) as e: raise EvalInputError(f"{os.fspath(path)}: damaged gzip file ({e})") from None
-            if not chunk:
-                if carry: yield memoryview(carry), line0, carry.count(b'\n'), True
-                return
-            data = carry + chunk if carry else chunk
-            if len(chunk) < block_bytes: yield memoryview(data), line0, data.count(b'\n'), True; return   # a short read: the end
-            cut = data.rfind(b'\n') + 1
-            if cut == 0: carry = data; continue      # one line longer than a block: read on
-            n = data.count(b'\n', 0, cut)
-            yield memoryview(data)[:cut], line0, n, False
-            line0 += n
-            carry = data[cut:]
+def _count(x, name:str, what:str)->int:
+    "`x` as an int if it is a positive whole number, else a clear error."
+    n = check_number(x, name, what, low=1)
+    if n != int(n): raise EvalInputError(f"{name} must be a positive whole number ({what}); got {x!r}")
+    return int(x)
+
+def _block_size(block_bytes)->int:
+    "`block_bytes` as an int: a whole number of bytes from 1 to `reader.read_limit()`, else a clear error."
+    n = check_number(block_bytes, 'block_bytes', 'bytes of text per block', low=1, high=read_limit())
+    if n != int(n): raise EvalInputError(f"block_bytes must be a whole number of bytes; got {block_bytes!r}")
+    return int(n)
+
+def _text_blocks(path, block_bytes:int, source:str=None):
+    """(text, number of its first line, its newlines, whether it is the last) of consecutive pieces of a file of any kind
+    (plain or gzip, read once: a pipe too), each about `block_bytes`, cut at a line end; the text is a `memoryview` (no copy).
+    A NUL byte is an error naming its line (a device such as /dev/zero stops at once); so is a line longer than `read_limit()`."""
+    source, carry, line0 = os.fspath(path) if source is None else source, b'', 1
+    pieces = text_pieces(path, _block_size(block_bytes), source)
+    chunk = next(pieces, None)
+    while chunk is not None:
+        after = next(pieces, None)                   # None: `chunk` is the last piece
+        if (nul := chunk.find(b'\0')) >= 0:          # no TREC text: stop at the end of its line; the parse names the first bad line
+            end, after = chunk.find(b'\n', nul), None
+            chunk = chunk if end < 0 else chunk[:end + 1]
+        data = carry + chunk if carry else chunk
+        if after is None: yield memoryview(data), line0, data.count(b'\n'), True; return
+        cut, chunk = data.rfind(b'\n') + 1, after
+        if cut == 0:                                 # one line longer than a block: read on
+            if len(data) > read_limit(): raise EvalInputError(f"{source}, line {line0}: longer than {read_limit():,} bytes")
+            carry = data; continue
+        n = data.count(b'\n', 0, cut)
+        yield memoryview(data)[:cut], line0, n, False
+        line0 += n
+        carry = data[cut:]
 
 def _data_line_numbers(text:bytes, line0:int)->np.ndarray:
     "The line number of every data line of `text` (not blank, not a `#` comment), its first line being `line0`."
@@ -206,6 +226,15 @@ def _parse_block(text, line0:int, source:str, layout:str, n_newlines:int=None)->
     return cols
 
 # %% ../nbs/15_scale.ipynb #6498292e
+def _last_data_line(text:bytes)->bytes:
+    "The last line of `text` that is neither blank nor a comment (`#` first), found from the end; b'' if there is none."
+    end = len(text)
+    while end > 0:
+        start = text.rfind(b'\n', 0, end) + 1
+        if text[start:end].strip() and not text.startswith(b'#', start): return text[start:end]
+        end = start - 1
+    return b''
+
 def _ungrouped(source:str, qid, line, starts, seen)->EvalInputError|None:
     "The error naming the first line where a query comes back (within the block or after earlier blocks), or None."
     ids = qid[starts]
@@ -216,7 +245,7 @@ def _ungrouped(source:str, qid, line, starts, seen)->EvalInputError|None:
     if not again.any(): return None
     i = int(np.argmax(again))
     first = line[starts[np.flatnonzero(ids == ids[i])[0]]] if not len(seen) or not np.isin(ids[i], seen) else None
-    return EvalInputError(f"{source}, line {int(line[starts[i]])}: query {ids[i].decode('utf-8', 'replace')!r} comes back after "
+    return EvalInputError(f"{source}, line {int(line[starts[i]])}: query {original_id(ids[i]).decode('utf-8', 'replace')!r} comes back after "
                           f"other queries{f' (its lines began at line {int(first)})' if first is not None else ''}: streaming needs "
                           f"each query's lines together; group them first with `rankmetrics sort-run IN OUT` (sort_run, bounded "
                           f"memory), or evaluate the file with Dask (dask_evaluation), or in memory (evaluation)")
@@ -224,11 +253,10 @@ def _ungrouped(source:str, qid, line, starts, seen)->EvalInputError|None:
 def run_blocks(path, # a TREC run file, plain or gzip, each query's lines together
                block_bytes:int=64 << 20, # bytes read at a time: memory is a small multiple of this
                ranks:bool=False, # also read the rank column (for the "rank" tie policy)
+               tail:list=None, # a list that gets the run's last data line (bytes) once it is read: trec_eval's run id is in it
               ):
     "Yield the run as `Run`s of whole queries, about `block_bytes` of text each; a query that comes back is an `EvalInputError`."
-    source, layout = os.fspath(path), 'ranked_run' if ranks else 'run'
-    block_bytes = int(block_bytes)
-    if block_bytes < 1: raise EvalInputError(f"block_bytes must be a positive number of bytes; got {block_bytes}")
+    source, layout, block_bytes = os.fspath(path), 'ranked_run' if ranks else 'run', _block_size(block_bytes)
     held, seen, any_rows = None, np.zeros(0, 'S1'), False
     def emit(c):
         nonlocal seen
@@ -237,6 +265,7 @@ def run_blocks(path, # a TREC run file, plain or gzip, each query's lines togeth
         seen = np.union1d(seen, c['qid'][starts])
         return Run(c['qid'], c['docno'], c['score'], f"{source}, lines {int(c['line'][0])}-{int(c['line'][-1])}", c.get('rank'))
     for text, line0, n_newlines, at_end in _text_blocks(path, block_bytes):
+        if at_end and tail is not None: tail.append(_last_data_line(text.obj))   # (the last block: all of its bytes)
         cols = _parse_block(text, line0, source, layout, n_newlines)
         if cols is None: continue
         any_rows = True
@@ -326,38 +355,53 @@ def sort_run(src, # a TREC run file (plain or gzip)
              tmpdir=None, # where the temporary bucket files go (default: the system's)
             )->Path:
     "Rewrite a run so that each query's lines are together (queries in id order within each bucket), with bounded memory."
-    src, dst, block_bytes = os.fspath(src), Path(dst), int(block_bytes)
-    with open(src, 'rb') as f: gz = f.read(2) == b'\x1f\x8b'
-    size = os.path.getsize(src) * (5 if gz else 1)             # a gzip run: about 5 times its size as text
+    src, dst, block_bytes = os.fspath(src), Path(dst), _block_size(block_bytes)
+    try:
+        with tempfile.TemporaryDirectory(dir=tmpdir) as d: return _sort_run(src, dst, block_bytes, d)
+    except OSError as e: raise EvalInputError(f"sort_run: {e.strerror or e}: {e.filename or tmpdir}") from None
+
+def _regular_source(src:str, d:str)->str:
+    "`src` if it is a regular file; a pipe, FIFO or device is first copied (read once) to a file in `d`; an error if it is neither."
+    try: mode = os.stat(src).st_mode
+    except FileNotFoundError: raise EvalInputError(f"run file not found: {src}") from None
+    if stat.S_ISDIR(mode): raise EvalInputError(f"{src} is a directory, not a file")
+    if stat.S_ISREG(mode): return src
+    with open(src, 'rb') as f, open(Path(d) / 'input', 'wb') as out: shutil.copyfileobj(f, out, 1 << 20)   # (bounded memory)
+    return os.fspath(Path(d) / 'input')
+
+def _sort_run(src:str, dst:Path, block_bytes:int, d:str)->Path:
+    "`sort_run` with its temporary files in `d`."
+    path = _regular_source(src, d)
+    with open(path, 'rb') as f: gz = f.read(2) == b'\x1f\x8b'
+    size = os.path.getsize(path) * (5 if gz else 1)            # a gzip run: about 5 times its size as text
     k = int(min(512, max(1, -(-2 * size // block_bytes))))
-    with tempfile.TemporaryDirectory(dir=tmpdir) as d:
-        paths = [Path(d) / f'{i}.part' for i in range(k)]
-        files = [open(p, 'wb') for p in paths]
-        try:
-            for text, line0, _, _ in _text_blocks(src, block_bytes):
-                text = bytes(text)
-                cols = _parse_block(text, line0, src, 'run')
-                if cols is None: continue
-                lines, b = _data_lines_of(text, cols, line0), _qid_bucket(cols['qid'], k)
-                o = np.argsort(b, kind='stable')
-                cuts = np.searchsorted(b[o], np.arange(k + 1))
-                for i in np.flatnonzero(np.diff(cuts)):
-                    files[i].write(b'\n'.join(lines[o[cuts[i]:cuts[i + 1]]].tolist()) + b'\n')
-        finally:
-            for f in files: f.close()
-        with open(dst, 'wb') as out:
-            for p in paths:
-                text = p.read_bytes()
-                if not text: continue
-                cols = _parse_block(text, 1, src, 'run')
-                lines = _data_lines_of(text, cols)
-                out.write(b'\n'.join(lines[np.argsort(cols['qid'], kind='stable')].tolist()) + b'\n')
+    paths = [Path(d) / f'{i}.part' for i in range(k)]
+    files = [open(p, 'wb') for p in paths]
+    try:
+        for text, line0, _, _ in _text_blocks(path, block_bytes, src):
+            text = bytes(text)
+            cols = _parse_block(text, line0, src, 'run')
+            if cols is None: continue
+            lines, b = _data_lines_of(text, cols, line0), _qid_bucket(cols['qid'], k)
+            o = np.argsort(b, kind='stable')
+            cuts = np.searchsorted(b[o], np.arange(k + 1))
+            for i in np.flatnonzero(np.diff(cuts)):
+                files[i].write(b'\n'.join(lines[o[cuts[i]:cuts[i + 1]]].tolist()) + b'\n')
+    finally:
+        for f in files: f.close()
+    with open(dst, 'wb') as out:
+        for p in paths:
+            text = p.read_bytes()
+            if not text: continue
+            cols = _parse_block(text, 1, src, 'run')
+            lines = _data_lines_of(text, cols)
+            out.write(b'\n'.join(lines[np.argsort(cols['qid'], kind='stable')].tolist()) + b'\n')
     return dst
 
 # %% ../nbs/15_scale.ipynb #a1b85895
 def _file_part(path, ranks:bool)->Run:
-    "A run file read whole (not memory-mapped: a worker's profiler may hold views into a map, which then cannot close)."
-    c = parse_text(read_bytes(path), os.fspath(path), 'ranked_run' if ranks else 'run')
+    "A run file read whole (`read_text`: read once, into memory)."
+    c = parse_text(read_text(path), os.fspath(path), 'ranked_run' if ranks else 'run')
     return Run(c['qid'], c['docno'], c['score'], os.fspath(path), c.get('rank'))
 
 def _frame_part(df, columns, ranks:bool)->Run:
@@ -370,23 +414,47 @@ def _take(run:Run, rows)->Run:
     return Run(run.qid[rows], run.docno[rows], run.score[rows], run.source, None if run.rank is None else run.rank[rows])
 
 def _split(run:Run, bounds:np.ndarray)->list:
-    "The run's rows cut into len(bounds) + 1 pieces by query id ranges (`bounds`: the first id of each range but the first)."
+    """The run's rows cut into len(bounds) + 1 pieces by query id ranges (`bounds`: the first id of each range but the
+    first), each as (its rows, the row numbers they have in `run`: its lines, for messages)."""
     r = np.searchsorted(bounds, run.qid, side='right')
     o = np.argsort(r, kind='stable')
     cuts = np.searchsorted(r[o], np.arange(len(bounds) + 2))
-    return [_take(run, o[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
+    return [(_take(run, o[a:b]), o[a:b]) for a, b in zip(cuts[:-1], cuts[1:])]
 
-def _gather(pieces:list)->Run:
-    pieces = [p for p in pieces if len(p)]
-    if not pieces: return Run(np.zeros(0, 'S1'), np.zeros(0, 'S1'), np.zeros(0), '<no lines>')
-    rank = None if pieces[0].rank is None else np.concatenate([p.rank for p in pieces])
-    return Run(np.concatenate([p.qid for p in pieces]), np.concatenate([p.docno for p in pieces]),
-               np.concatenate([p.score for p in pieces]), pieces[0].source, rank)
+def _gather(pieces:list)->tuple:
+    "One `Run` of the (run, rows) `pieces` of several files, and where each of its rows came from: (sources, rows there)."
+    pieces = [p for p in pieces if len(p[0])]
+    if not pieces: return Run(np.zeros(0, 'S1'), np.zeros(0, 'S1'), np.zeros(0), '<no lines>'), ([], None, None)
+    runs, rows = zip(*pieces)
+    names = sorted({r.source for r in runs})
+    rank = None if runs[0].rank is None else np.concatenate([r.rank for r in runs])
+    run = Run(np.concatenate([r.qid for r in runs]), np.concatenate([r.docno for r in runs]), np.concatenate([r.score for r in runs]),
+              f"<{len(names)} run {'files' if len(names) > 1 else 'file'}: {', '.join(names)}>", rank)   # (not one file's lines)
+    return run, ([r.source for r in runs], np.repeat(np.arange(len(runs)), [len(r) for r in runs]), np.concatenate(rows))
+
+def _repeat_in_files(run:Run, origin:tuple)->EvalInputError|None:
+    "The error naming the first (query, document) pair `run` holds twice, by file and line (`origin`: the files, each row's file and row there)."
+    o = np.lexsort((run.docno, run.qid))
+    same = np.flatnonzero((run.qid[o][1:] == run.qid[o][:-1]) & (run.docno[o][1:] == run.docno[o][:-1]))
+    if not len(same): return None
+    a, b = sorted(int(x) for x in o[same[0]:same[0] + 2])
+    (src_a, src_b), (row_a, row_b) = (origin[0][origin[1][a]], origin[0][origin[1][b]]), (int(origin[2][a]), int(origin[2][b]))
+    where = lambda src, row: (data_row_lines(src, [row])[0] or (None, None)) if os.path.isfile(src) else (None, None)
+    (no_a, _), (no_b, text) = where(src_a, row_a), where(src_b, row_b)
+    at = lambda src, no: f"{src}, line {no}" if no is not None else src
+    why = f"document {original_id(run.docno[b]).decode('utf-8', 'replace')!r} appears twice for query " \
+          f"{original_id(run.qid[b]).decode('utf-8', 'replace')!r}"
+    return EvalInputError(f"{at(src_b, no_b)}: {why} (first at {at(src_a, no_a)})" + (f": {text!r}" if text else ''))
 
 def _evaluate_piece(index, pieces, measures, ties, depth):
-    run = _gather(list(pieces)) if isinstance(pieces, (list, tuple)) else pieces
+    "`evaluate_part` of a run part (a `Run`) or of the (run, rows) pieces of several files; a repeated pair named by file and line."
+    if isinstance(pieces, (list, tuple)): run, origin = _gather(list(pieces))
+    else: run, origin = pieces, ([pieces.source], np.zeros(len(pieces), np.int64), np.arange(len(pieces)))
     if len(run) == 0: return None
-    return evaluate_part(index, run, measures, ties=ties, depth=depth)
+    try: return evaluate_part(index, run, measures, ties=ties, depth=depth)
+    except EvalInputError as e:
+        if 'appears twice' not in str(e): raise
+        raise _repeat_in_files(run, origin) or e from None
 
 def _range_bounds(ids:np.ndarray, counts:np.ndarray, n:int)->np.ndarray:
     "The first id of each of `n` ranges of the sorted `ids` holding about equal line counts (all but the first range)."
@@ -418,6 +486,7 @@ def dask_evaluation(qrels, # judgements: anything `read_qrels` accepts, a `dask.
     "Evaluate a run partitioned over Dask workers (shuffled by query when the input is not): the values of `evaluation`."
     import dask
     if queries not in ('run', 'qrels'): raise EvalInputError(f"queries must be 'run' or 'qrels'; got {queries!r}")
+    if partitions is not None: partitions = _count(partitions, 'partitions', 'partitions after the shuffle')
     if hasattr(qrels, 'compute') and hasattr(qrels, 'npartitions'): qrels = qrels.compute()
     index = qrels if isinstance(qrels, QrelsIndex) else QrelsIndex(qrels, _measures_need_subtopics(measures), columns)
     client = scheduler if hasattr(scheduler, 'gather') and hasattr(scheduler, 'persist') else None   # a distributed.Client
@@ -449,6 +518,7 @@ def local_cluster(n_workers:int=2, # worker processes
     "A `distributed.LocalCluster` of worker processes (no dashboard) whose allocator keeps large arrays on the heap."
     import dask
     from distributed import LocalCluster
+    n_workers, threads_per_worker = _count(n_workers, 'n_workers', 'worker processes'), _count(threads_per_worker, 'threads_per_worker', 'threads')
     with dask.config.set({'distributed.nanny.pre-spawn-environ.MALLOC_MMAP_THRESHOLD_': MMAP_THRESHOLD}):
         return LocalCluster(n_workers=n_workers, threads_per_worker=threads_per_worker, processes=True, dashboard_address=None,
                             scheduler_kwargs=dict(dashboard_address=':0'), **kwargs)   # its HTTP server on a free port
@@ -480,6 +550,7 @@ def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
                   **kwargs, # `block_bytes`, `ties`, `queries`, `depth`, as for `stream_evaluation`
                  )->dict:
     "Evaluate many runs against one qrels, read once: {run name: `MergedEvaluation`}, the runs spread over the workers."
+    if workers is not None: workers = _count(workers, 'workers', 'local worker processes')
     files, index = _run_files(runs), QrelsIndex(qrels, subtopics=_measures_need_subtopics(measures))
     if scheduler is not None:
         import dask

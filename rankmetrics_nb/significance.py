@@ -8,13 +8,13 @@ import math, json, warnings
 from dataclasses import dataclass, field
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning
+from .kit import EvalInputError, QueryMismatchWarning, is_real
 
 # %% auto #0
 __all__ = ['WILCOXON_EXACT_MAX', 'WILCOXON_PERMUTATION_MAX', 'RANDOMISATION_EXACT_MAX', 'BOOTSTRAP_BATCH', 'CORRECTIONS',
            'normal_cdf', 'normal_ppf', 'betainc', 't_pvalue', 't_quantile', 'binom_cdf', 'wilcoxon_null',
-           'studentized_range_sf', 't_test', 'wilcoxon_test', 'sign_test', 'randomisation_test', 'bootstrap_means',
-           'bootstrap_ci', 'bootstrap_test', 'tukey_hsd', 'adjust_pvalues']
+           'studentized_range_sf', 'check_resampling', 't_test', 'wilcoxon_test', 'sign_test', 'randomisation_test',
+           'bootstrap_means', 'bootstrap_ci', 'bootstrap_test', 'tukey_hsd', 'adjust_pvalues']
 
 # %% ../nbs/14_significance.ipynb #261f43f8
 _erfc = np.frompyfunc(math.erfc, 1, 1)
@@ -177,8 +177,21 @@ def studentized_range_sf(q, # studentized range statistics
 
 # %% ../nbs/14_significance.ipynb #e3ae895a
 def _column_matrix(d)->np.ndarray:
+    "`d` as a (queries x columns) matrix of finite differences; a NaN (an undefined per-query value) or an infinity is an error."
     d = np.asarray(d, float)
+    if not np.isfinite(d).all():
+        raise EvalInputError("differences must be finite numbers: a NaN is a query without a value in one of the runs (no test "
+                             "can say what it would have been); leave such queries out, as compare_values does (and says how many)")
     return d[:, None] if d.ndim == 1 else d
+
+def check_resampling(n_resamples, # rounds of a randomisation test or a bootstrap
+                     seed, # the seed of `numpy.random.default_rng`
+                    )->tuple:
+    "(n_resamples, seed) as ints, or a clear error: a positive whole number of rounds, and a whole number ≥ 0 as the seed."
+    for v, name, low in ((n_resamples, 'n_resamples', 1), (seed, 'seed', 0)):
+        if not is_real(v) or not (isinstance(v, (int, np.integer)) or float(v).is_integer()) or v < low:
+            raise EvalInputError(f"{name} must be a whole number ≥ {low}; got {v!r}")
+    return int(n_resamples), int(seed)
 
 def t_test(d, # differences: a vector, or a (queries x columns) matrix
           )->tuple:
@@ -251,7 +264,7 @@ def randomisation_test(d, # differences: a vector, or a (queries x columns) matr
                        exact_max:int=RANDOMISATION_EXACT_MAX, # enumerate all 2^n sign vectors up to this many queries
                       )->tuple:
     "Fisher's paired randomisation test: (p-values, their Monte Carlo standard errors (0 when exact), exact?) per column."
-    d = _column_matrix(d)
+    d, (n_resamples, seed) = _column_matrix(d), check_resampling(n_resamples, seed)
     n = len(d)
     obs, tol = np.abs(d.sum(0)), 1e-12 * np.abs(d).sum(0)
     count, exact = np.zeros(d.shape[1]), n <= exact_max
@@ -274,7 +287,7 @@ def bootstrap_means(d, # differences: a vector, or a (queries x columns) matrix
                     batch:int=None, # resamples drawn per batch; None: BOOTSTRAP_BATCH // queries
                    )->np.ndarray:
     "The bootstrap distribution of the mean difference: a (B x columns) matrix."
-    d = _column_matrix(d)
+    d, (n_resamples, seed) = _column_matrix(d), check_resampling(n_resamples, seed)
     n = len(d)
     rng, step = np.random.default_rng(seed), batch or _block_rows(n, BOOTSTRAP_BATCH)
     out = np.empty((n_resamples, d.shape[1]))
@@ -288,7 +301,7 @@ def bootstrap_means(d, # differences: a vector, or a (queries x columns) matrix
 def _quantile(theta:np.ndarray, q:np.ndarray)->np.ndarray:
     "Per column j the q[j] quantile of theta[:, j] (linear interpolation, numpy's default)."
     s = np.sort(theta, 0)
-    pos = np.clip(q, 0, 1) * (len(s) - 1)
+    pos = np.where(np.isnan(q), 0, np.clip(q, 0, 1)) * (len(s) - 1)      # (NaN levels: NaN out, no index from NaN)
     lo = np.floor(pos).astype(int); hi = np.minimum(lo + 1, len(s) - 1)
     cols = np.arange(s.shape[1])
     a, b, g = s[lo, cols], s[hi, cols], pos - lo
@@ -312,7 +325,7 @@ def bootstrap_ci(d, # differences: a vector, or a (queries x columns) matrix
         z0 = normal_ppf(((theta_b < theta).sum(0) + (theta_b <= theta).sum(0)) / (2 * len(theta_b)))
         u = d - theta
         with np.errstate(divide='ignore', invalid='ignore'):
-            a = (u ** 3).sum(0) / (6 * ((u ** 2).sum(0)) ** 1.5)
+            a = np.nan_to_num((u ** 3).sum(0) / (6 * ((u ** 2).sum(0)) ** 1.5))   # equal differences: no skew, a = 0
         za = normal_ppf(alpha)
         lo = normal_cdf(z0 + (z0 + za) / (1 - a * (z0 + za)))
         hi = normal_cdf(z0 + (z0 - za) / (1 - a * (z0 - za)))
@@ -334,7 +347,7 @@ def tukey_hsd(x, # scores: (runs x queries)
               design:str='paired', # 'paired' (two-way runs x queries) or 'independent' (one-way, scipy's)
              )->tuple:
     "Tukey's HSD for every pair of runs (i < j, in `np.triu_indices` order): (q statistics, p-values)."
-    x = np.asarray(x, float)
+    x = _column_matrix(x)                             # (finite: a NaN is an error, as for the paired tests)
     k, n = x.shape
     means = x.mean(1)
     if design == 'paired':

@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning, preview
-from .reader import read_bytes
+from .reader import read_bytes, read_text, parse_text
 from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
 from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
@@ -92,11 +92,21 @@ def _last_line(path)->bytes:
     lines = [l for l in data.splitlines() if l.strip() and not l.startswith(b'#')]
     return lines[-1] if lines else b''
 
+def _last_content_line(data)->bytes:
+    "The last line of the text `data` (bytes or an array of them) that is neither blank nor a comment, read from its end."
+    for width in (1 << 16, len(data)):
+        lines = [l for l in bytes(data[max(0, len(data) - width):]).splitlines() if l.strip() and not l.startswith(b'#')]
+        if len(lines) > 1 or width >= len(data): return lines[-1] if lines else b''
+
+def _runid_of(line:bytes)->str:
+    "The sixth field of a run line ('' when it has fewer fields)."
+    fields = line.split()
+    return fields[5].decode('utf-8', 'replace') if len(fields) > 5 else ''
+
 def read_runid(path, # a TREC run file (plain or gzip)
               )->str:
     "The run's id as trec_eval prints it: the sixth field of the last content line ('' when it has fewer fields)."
-    fields = _last_line(path).split()
-    return fields[5].decode('utf-8', 'replace') if len(fields) > 5 else ''
+    return _runid_of(_last_line(path))
 
 # %% ../nbs/12_trec_eval.ipynb #0b42df7d
 @dataclass(eq=False)
@@ -331,7 +341,14 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")
     plan, notes = select_measures(measures, version, rel_format)
-    if runid is None: runid = read_runid(run) if isinstance(run, (str, os.PathLike)) and Path(run).is_file() else ''
+    path = isinstance(run, (str, os.PathLike))
+    if runid is None and path and Path(run).is_file(): runid = read_runid(run)
+    if path and block_bytes is None and Path(run).exists() and not Path(run).is_file():   # a pipe or FIFO: read once
+        text = read_text(run)
+        runid = _runid_of(_last_content_line(text)) if runid is None else runid
+        c = parse_text(text, os.fspath(run), 'run')
+        run = Run(c['qid'], c['docno'], c['score'], os.fspath(run))
+    if runid is None and (block_bytes is None or not path): runid = ''       # (streamed: from the run's last line, as read)
     if block_bytes is not None:
         if rel_format != 'qrels' or all_queries or query is not None or not isinstance(run, (str, os.PathLike)):
             raise EvalInputError("block_bytes (streaming) needs a run file and -R qrels, without -c or -D")
@@ -401,7 +418,8 @@ def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:in
     from rankmetrics_nb.scale import run_blocks                      # the block reader of the scale page
     z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
     parts, seen = [], []
-    for r in run_blocks(run, block_bytes):
+    tail = []                                                        # (the run's last line, for its id when it has none yet)
+    for r in run_blocks(run, block_bytes, tail=tail):
         keep = np.isin(qrels.qid, np.unique(r.qid))
         seen.append(np.unique(r.qid))
         if not keep.any(): continue
@@ -413,6 +431,11 @@ def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:in
         q = trec_queries(b, level=level, judged_only=judged_only, version=version, num_docs_in_coll=num_docs_in_coll)
         parts.append((q.qids, _top_grades(b), _columns(plan, q, runid, z, np.zeros(len(q), bool))))
     if not parts: raise EvalInputError("no queries with both results and relevance information")
+    if runid is None:                                                # a pipe's run id: its last line's, read as it came
+        runid = _runid_of(tail[0]) if tail else ''
+        for p in parts:
+            for c in p[2]:
+                if c.name == 'runid': c.values[:], c.total = runid, runid
     qids = np.concatenate([p[0] for p in parts])
     o = np.argsort(np.char.encode(qids.astype(str), 'utf-8'), kind='stable')     # trec_eval's order: byte order of the ids
     qids, top = qids[o], np.concatenate([p[1] for p in parts])[o]
@@ -478,7 +501,7 @@ def parse_args(argv:list, # the arguments after `trec_eval`
         elif key == 'n': a['summary'] = False
         elif key == 'J': a['judged_only'] = True
         elif key == 'N': a['num_docs_in_coll'] = _integer(shown, value, 0)
-        elif key == 'M': a['depth'] = _integer(shown, value, 1)
+        elif key == 'M': a['depth'] = d if (d := _integer(shown, value, 1)) <= 2**53 else None   # beyond any list: no cut
         elif key == 'Z': a['zscores'] = value
         elif key == 'o': pass
         elif key == 'D':

@@ -31,6 +31,7 @@ def long_cutoffs(name:str, text:str)->list:
     "Whole-number cutoffs from `text`, sorted; positive and distinct."
     c = sorted(_whole(name, t) for t in text.split(','))
     if c[0] <= 0: raise bad_param(name, text, "cutoffs must be positive")
+    if c[-1] > 2**53: raise bad_param(name, text, "cutoffs must be at most 2**53 (longer than any list)")
     if len(set(c)) < len(c): raise bad_param(name, text, "duplicate cutoffs")
     return c
 

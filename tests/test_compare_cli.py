@@ -37,7 +37,9 @@ def test_query_policy_is_explicit():
 @pytest.mark.parametrize('args,message', [
     (['--baseline', 'nope'], "baseline 'nope' is not one of the runs"),
     (['-m', 'nDGC@10'], "unknown measure 'nDGC@10'"),
-    (['--alpha', '2'], 'alpha must be in (0, 1)'),
+    (['--alpha', '2'], 'argument --alpha: must be a finite number in (0, 1)'),
+    (['--seed', '-1'], 'argument --seed: must be at least 0'),
+    (['--resamples', '0'], 'argument --resamples: must be a positive whole number'),
 ])
 def test_errors_are_one_line_exit_2(args, message):
     status, out, err = run_cli('compare', P['qrels'], P['bm25'], P['rerank'], *args)

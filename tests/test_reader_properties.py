@@ -21,16 +21,17 @@ def reference(text: bytes, layout: str):
     qid, docno, value = [], [], []
     for no, raw in enumerate(text.split(b'\n'), 1):
         line = raw[:-1] if raw.endswith(b'\r') else raw
+        if b'\0' in line: return None, no                      # a NUL byte: refused on any line, comment lines too
         if line.startswith(b'#'): continue
         fields = [f for f in line.replace(b'\t', b' ').split(b' ') if f != b'']
         if not fields: continue
         n = COLUMNS[layout]
         if len(fields) < n or (layout == 'qrels' and len(fields) > n): return None, no
-        if any(b < 32 or b == 127 for f in fields for b in f): return None, no
+        if any(b < 32 for f in fields for b in f): return None, no          # (DEL, 0x7f, is an id byte)
         v = fields[3] if layout == 'qrels' else fields[4]
         s = v.decode('latin-1')
         if layout == 'qrels':
-            if not INT_RE.match(s): return None, no
+            if not INT_RE.match(s) or abs(int(s)) >= 2**53: return None, no   # grades as in dicts: |g| < 2**53
             value.append(int(s))
         else:
             if not FLOAT_RE.match(s) or not math.isfinite(float(s)): return None, no
@@ -43,7 +44,8 @@ ascii_id = st.text(alphabet='abcxyz0189_-.:/#', min_size=1, max_size=20)
 utf8_id = st.text(alphabet='aéà東京ĠŠą†\u00a0\u0085\u2028x', min_size=1, max_size=8)
 an_id = st.one_of(ascii_id, utf8_id).map(lambda s: s.encode('utf-8'))
 good_int = st.integers(-10**6, 10**6).map(lambda i: str(i).encode())
-odd_int = st.sampled_from([b'1_000', b'1.5', b'+7', b'007', b'1e3', b'x', b'12345678901234567890', b'\xd9\xa1'])
+odd_int = st.sampled_from([b'1_000', b'1.5', b'+7', b'007', b'1e3', b'x', b'12345678901234567890', b'\xd9\xa1',
+                          b'9007199254740993', b'-9007199254740992', b'9007199254740991'])
 good_float = st.one_of(st.floats(-1e6, 1e6, allow_nan=False).map(lambda f: repr(f).encode()),
                        st.integers(-999, 999).map(lambda i: f'{i / 8:.3f}'.encode()),
                        st.sampled_from([b'5.', b'.5', b'-0', b'+1.25', b'1E-3', b'-2.5e+2']))
@@ -56,13 +58,13 @@ def a_file(draw, layout):
     for _ in range(draw(st.integers(1, 25))):
         kind = draw(st.sampled_from(['data'] * 8 + ['blank', 'comment', 'short', 'ctrl']))
         if kind == 'blank': lines.append(draw(st.sampled_from([b'', b' ', b'\t']))); continue
-        if kind == 'comment': lines.append(b'#' + draw(an_id)); continue
+        if kind == 'comment': lines.append(b'#' + draw(an_id) + draw(st.sampled_from([b''] * 5 + [b'\x00', b'\x7f']))); continue
         value = draw(st.one_of(good_int, odd_int) if layout == 'qrels' else st.one_of(good_float, odd_float)) \
             if draw(st.integers(0, 9)) == 0 else draw(good_int if layout == 'qrels' else good_float)
         fields = [draw(an_id), b'0' if layout == 'qrels' else b'Q0', draw(an_id)]
         fields += [value] if layout == 'qrels' else [b'1', value, b'tag'] + [b'extra'] * draw(st.integers(0, 1))
         if kind == 'short': fields = fields[:-2]
-        if kind == 'ctrl': fields[2] = fields[2] + draw(st.sampled_from([b'\x0b', b'\x0c', b'\x1c', b'\x00', b'\r']))
+        if kind == 'ctrl': fields[2] = fields[2] + draw(st.sampled_from([b'\x0b', b'\x0c', b'\x1c', b'\x00', b'\r', b'\x7f']))
         sep = draw(space)
         lines.append(draw(st.sampled_from([b'', b' '])) + sep.join(fields) + draw(st.sampled_from([b'', b' ', b'\t'])))
     end = draw(st.sampled_from([b'\n', b'\r\n']))
