@@ -141,7 +141,7 @@ def test_ir_measures_values_agree():
 
 def test_one_table():
     "trec_eval's forms hang on registry entries: no other table of measures."
-    import rankmetrics_nb.trec_measures as tm, rankmetrics_nb.trec_registry as tr
+    import rankmetrics_nb.measures as tm, rankmetrics_nb.trec_registry as tr
     assert not hasattr(tr, 'TREC_REGISTRY')
     assert list(tm.TREC_MEASURES) == list(trec_forms('qrels'))
     for f in trec_forms('qrels').values(): assert f in REGISTRY[f.measure].trec
