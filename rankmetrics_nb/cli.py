@@ -11,7 +11,7 @@ from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean
 from .joins import join, TIE_POLICIES
 from .data import example_paths
 from .measures import parse_measure
-from .evaluator import Evaluation, evaluation, evaluate
+from .evaluator import Evaluation, evaluation
 from .conventions import CONVENTIONS, EMPTY_POLICIES
 from .significance import CORRECTIONS
 from .compare import compare, TESTS

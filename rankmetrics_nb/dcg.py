@@ -6,7 +6,7 @@
 from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
-from .kit import (EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real,
+from .kit import (EvalInputError, Batch, check_k, top_k, as_result, apply_preset, same_setting, is_real,
                                 tie_groups, sum_in_rank_order, nonzero_cells, cells_or_matrix)
 
 # %% auto #0
