@@ -14,75 +14,58 @@ from .err import err
 from .diversity import alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 from .cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
 from .rank_correlation import accuracy, auroc, compat
-from .measure_def import Param, declarer
+from .measure_def import Param, define, computed_by
 
 # %% auto #0
 __all__ = ['MEASURES']
 
 # %% ../nbs/09b_catalog.ipynb #7f91b3d5
 MEASURES = []                       # this library's measures, in the order the registry lists them
-_declare = declarer(MEASURES)
 _REL = Param('rel', 1, int, 'the lowest grade counted as relevant', low=0, open_low=True)
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
 
 # %% ../nbs/09b_catalog.ipynb #91b3d5f7
-@_declare('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)',
-          [_REL, Param('adaptive_k', False, bool, "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)")],
-          aliases={'Precision': {}}, ties='expected', formula=r'\frac{1}{k}\sum_{i\le k} r_i',
-          names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'))
-def _p(b, k, rel, adaptive_k):
-    "precision.precision"
-    return precision(b, k, rel=rel, adaptive_k=adaptive_k)
+MEASURES.append(define('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)',
+    [_REL, Param('adaptive_k', False, bool, "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)")],
+    aliases={'Precision': {}}, ties='expected', formula=r'\frac{1}{k}\sum_{i\le k} r_i',
+    names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
+    compute=computed_by(precision)))
 
 # %% ../nbs/09b_catalog.ipynb #a2c4e6f8
-@_declare('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}},
-          ties='expected', names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'),
-          formula=r'\frac{1}{R}\sum_{i\le k} r_i')
-def _r(b, k, rel):
-    "precision.recall"
-    return recall(b, k=k, rel=rel)
+MEASURES.append(define('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}},
+    ties='expected', names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'),
+    formula=r'\frac{1}{R}\sum_{i\le k} r_i', compute=computed_by(recall)))
 
 # %% ../nbs/09b_catalog.ipynb #b3d5f709
-@_declare('F', "F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures' SetF(beta=b) is F(beta=√b))",
-          [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}},
-          ties='expected', names=dict(ranx='f1 (beta=1)'), formula=r'\frac{(1+\beta^2)\,P R}{\beta^2 P + R}')
-def _f(b, k, beta, rel):
-    "precision.f_measure"
-    return f_measure(b, k=k, beta=beta, rel=rel)
+MEASURES.append(define('F', "F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures' SetF(beta=b) is F(beta=√b))",
+    [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}},
+    ties='expected', names=dict(ranx='f1 (beta=1)'), formula=r'\frac{(1+\beta^2)\,P R}{\beta^2 P + R}',
+    compute=computed_by(f_measure)))
 
 # %% ../nbs/09b_catalog.ipynb #c4e6f81a
-@_declare('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none',
-          aliases={'RPrec': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le R} r_i',
-          names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'))
-def _rprec(b, k, rel):
-    "precision.r_precision"
-    return r_precision(b, rel=rel)
+MEASURES.append(define('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none',
+    aliases={'RPrec': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le R} r_i',
+    names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'),
+    compute=computed_by(r_precision, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #d5f7092b
-@_declare('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}}, ties='expected',
-          names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate'),
-          formula=r'[\sum_{i\le k} r_i > 0]')
-def _success(b, k, rel):
-    "precision.success"
-    return success(b, k, rel=rel)
+MEASURES.append(define('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}}, ties='expected',
+    names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate'),
+    formula=r'[\sum_{i\le k} r_i > 0]', compute=computed_by(success)))
 
 # %% ../nbs/09b_catalog.ipynb #192b4d6f
-@_declare('RR', 'reciprocal rank of the first relevant (or first most relevant) document in the top k',
-          [_REL, Param('by', 'first', ('first', 'most_relevant'), 'which document: the first relevant, or the first with the top grade')],
-          aliases={'MRR': {}}, ties='expected', formula=r'1/\min\{i: r_i = 1\}',
-          names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'))
-def _rr(b, k, rel, by):
-    "reciprocal_rank.reciprocal_rank"
-    return reciprocal_rank(b, k, rel=rel, by=by)
+MEASURES.append(define('RR', 'reciprocal rank of the first relevant (or first most relevant) document in the top k',
+    [_REL, Param('by', 'first', ('first', 'most_relevant'), 'which document: the first relevant, or the first with the top grade')],
+    aliases={'MRR': {}}, ties='expected', formula=r'1/\min\{i: r_i = 1\}',
+    names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'),
+    compute=computed_by(reciprocal_rank)))
 
 # %% ../nbs/09b_catalog.ipynb #2a3c5e70
-@_declare('AP', 'average precision: precision at each relevant document in the top k, summed, over the denominator',
-          [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS), 'n_rel (trec_eval), retrieved, or min_n_rel_k')],
-          aliases={'MAP': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i',
-          names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'))
-def _ap(b, k, rel, denominator):
-    "average_precision.average_precision"
-    return average_precision(b, k=k, rel=rel, denominator=denominator)
+MEASURES.append(define('AP', 'average precision: precision at each relevant document in the top k, summed, over the denominator',
+    [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS), 'n_rel (trec_eval), retrieved, or min_n_rel_k')],
+    aliases={'MAP': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i',
+    names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'),
+    compute=computed_by(average_precision)))
 
 # %% ../nbs/09b_catalog.ipynb #5d6f81a3
 _GAIN = Param('gain', 'linear', ('linear', 'exp'), 'linear: the grade; exp: 2^grade - 1')
@@ -95,40 +78,36 @@ _IR_DCG = {'dcg': lambda v: {'gain': _DCG_GAIN[check_choice(v, "ir_measures' dcg
 def _gain_of(gain, gains): return gain if gains is None else gains
 
 # %% ../nbs/09b_catalog.ipynb #6e7092b4
-@_declare('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG,
-          ties='expected', names=dict(ranx='dcg', sklearn='dcg_score'), formula=r'\sum_{i\le k} g_i / \log_2(i+1)')
 def _dcg(b, k, gain, gains, discount, base):
     "dcg.dcg"
     return dcg(b, k, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
+
+MEASURES.append(define('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG,
+    ties='expected', names=dict(ranx='dcg', sklearn='dcg_score'), formula=r'\sum_{i\le k} g_i / \log_2(i+1)',
+    compute=_dcg))
 
 # %% ../nbs/09b_catalog.ipynb #7f81a3c5
 _IDEAL = Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'),
                "the ideal ranking's documents: all judged ones (trec_eval), the returned ones (scikit-learn), or the returned top k")
 
-@_declare('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}},
-          translate=_IR_DCG, ties='expected', formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
-          names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score',
-                     torchmetrics='RetrievalNormalizedDCG'))
 def _ndcg(b, k, gain, gains, discount, base, ideal):
     "dcg.ndcg"
     return ndcg(b, k, ideal=ideal, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
+MEASURES.append(define('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}},
+    translate=_IR_DCG, ties='expected', formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
+    names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score',
+               torchmetrics='RetrievalNormalizedDCG'), compute=_ndcg))
+
 # %% ../nbs/09b_catalog.ipynb #992b4d6f
-@_declare('ERR', 'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
-          [Param('max_grade', 4, 'number', "the top grade of the scale, or query: each query's top judged grade",
-                 words=('query',), low=0, open_low=True)],
-          names=dict(ir_measures='ERR (gdeval)'), ties='expected', formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
-          cite='Chapelle, Metzler, Zhang, Grinspan 2009, Expected reciprocal rank for graded relevance, CIKM, DOI 10.1145/1645953.1646033')
-def _err(b, k, max_grade):
-    "err.err"
-    return err(b, k, max_grade=max_grade)
+MEASURES.append(define('ERR', 'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
+    [Param('max_grade', 4, 'number', "the top grade of the scale, or query: each query's top judged grade",
+           words=('query',), low=0, open_low=True)],
+    names=dict(ir_measures='ERR (gdeval)'), ties='expected', formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
+    cite='Chapelle, Metzler, Zhang, Grinspan 2009, Expected reciprocal rank for graded relevance, CIKM, DOI 10.1145/1645953.1646033',
+    compute=computed_by(err)))
 
 # %% ../nbs/09b_catalog.ipynb #cc5e7092
-@_declare('Judged', "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
-          [Param('over', 'retrieved', ('retrieved', 'k'),
-                 "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
-          names=dict(ir_measures='Judged'), ties='expected', coverage=True,
-          formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]')
 def _judged(b, k, over):
     "kit.Batch.judged"
     top = b.n_ret if k is None else np.minimum(b.n_ret, k) if over == 'retrieved' else np.full(len(b), k)
@@ -136,138 +115,122 @@ def _judged(b, k, over):
     found = J.sum(axis=1) if k is None else J[:, :k].sum(axis=1)
     return np.divide(found, top, out=np.zeros(len(b)), where=top > 0)
 
+MEASURES.append(define('Judged', "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
+    [Param('over', 'retrieved', ('retrieved', 'k'),
+           "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
+    names=dict(ir_measures='Judged'), ties='expected', coverage=True,
+    formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]', compute=_judged))
+
 # %% ../nbs/09b_catalog.ipynb #dd6f81a3
-@_declare('NumRet', "documents retrieved; with rel given, the relevant ones retrieved (ir_measures' reading)",
-          [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant', low=0, open_low=True)],
-          cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumRet', ranx='num_ret (NumRet)'))
 def _num_ret(b, k, rel):
     "kit.Batch.n_ret"
     if rel is None: return b.n_ret.astype(np.float64)
     return ((b.grades >= rel) & b.judged).sum(axis=1).astype(np.float64)
 
+MEASURES.append(define('NumRet', "documents retrieved; with rel given, the relevant ones retrieved (ir_measures' reading)",
+    [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant', low=0, open_low=True)],
+    cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumRet', ranx='num_ret (NumRet)'),
+    compute=_num_ret))
+
 # %% ../nbs/09b_catalog.ipynb #ee7092b4
-@_declare('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum', ties='order-free',
-          names=dict(ir_measures='NumRel'))
 def _num_rel(b, k, rel):
     "kit.Batch.n_rel_at"
     return b.n_rel_at(rel).astype(np.float64)
 
+MEASURES.append(define('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum', ties='order-free',
+    names=dict(ir_measures='NumRel'), compute=_num_rel))
+
 # %% ../nbs/09b_catalog.ipynb #ff81a3c5
-@_declare('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum', names=dict(ir_measures='NumRelRet (NumRet(rel=1))'))
 def _num_rel_ret(b, k, rel):
     "kit.Batch.grades"
     hit = (np.nan_to_num(b.grades, nan=-np.inf) >= rel) & b.judged
     return (hit if k is None else hit[:, :k]).sum(axis=1).astype(np.float64)
 
+MEASURES.append(define('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum', names=dict(ir_measures='NumRelRet (NumRet(rel=1))'),
+    compute=_num_rel_ret))
+
 # %% ../nbs/09b_catalog.ipynb #0a92b4d6
-@_declare('NumQ', 'queries evaluated', cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumQ'), judged_only=False)
 def _num_q(b, k):
     "kit.Batch"
     return np.ones(len(b))
 
+MEASURES.append(define('NumQ', 'queries evaluated', cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumQ'), judged_only=False,
+    compute=_num_q))
+
 # %% ../nbs/09b_catalog.ipynb #2cb4d6f8
-@_declare('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA], needs='subtopics', aliases={'α_DCG': {}},
-          names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)'))
-def _alpha_dcg(s, k, alpha):
-    "diversity.alpha_dcg"
-    return alpha_dcg(s, k, alpha=alpha)
+MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA], needs='subtopics', aliases={'α_DCG': {}},
+    names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)'), compute=computed_by(alpha_dcg)))
 
 # %% ../nbs/09b_catalog.ipynb #3dc5e709
-@_declare('alpha_nDCG', "α-nDCG: novelty-discounted gain over the greedy ideal's", [_ALPHA], needs='subtopics',
-          aliases={'α_nDCG': {}}, names=dict(ir_measures='alpha_nDCG, α_nDCG (pyndeval)'),
-          cite='Clarke et al. 2008, Novelty and diversity in information retrieval evaluation, SIGIR, DOI 10.1145/1390334.1390446')
-def _alpha_ndcg(s, k, alpha):
-    "diversity.alpha_ndcg"
-    return alpha_ndcg(s, k, alpha=alpha)
+MEASURES.append(define('alpha_nDCG', "α-nDCG: novelty-discounted gain over the greedy ideal's", [_ALPHA], needs='subtopics',
+    aliases={'α_nDCG': {}}, names=dict(ir_measures='alpha_nDCG, α_nDCG (pyndeval)'),
+    cite='Clarke et al. 2008, Novelty and diversity in information retrieval evaluation, SIGIR, DOI 10.1145/1390334.1390446',
+    compute=computed_by(alpha_ndcg)))
 
 # %% ../nbs/09b_catalog.ipynb #4ed6f81a
-@_declare('ERR_IA', 'intent-aware ERR, normalised as ndeval does', [_ALPHA], needs='subtopics',
-          names=dict(ir_measures='ERR_IA (pyndeval)'))
-def _err_ia(s, k, alpha):
-    "diversity.err_ia"
-    return err_ia(s, k, alpha=alpha)
+MEASURES.append(define('ERR_IA', 'intent-aware ERR, normalised as ndeval does', [_ALPHA], needs='subtopics',
+    names=dict(ir_measures='ERR_IA (pyndeval)'), compute=computed_by(err_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #5fe7092b
-@_declare('nERR_IA', "ERR-IA over the ideal ranking's ERR-IA", [_ALPHA], needs='subtopics', names=dict(ir_measures='nERR_IA (pyndeval)'))
-def _nerr_ia(s, k, alpha):
-    "diversity.nerr_ia"
-    return nerr_ia(s, k, alpha=alpha)
+MEASURES.append(define('nERR_IA', "ERR-IA over the ideal ranking's ERR-IA", [_ALPHA], needs='subtopics', names=dict(ir_measures='nERR_IA (pyndeval)'),
+    compute=computed_by(nerr_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #60f81a3c
 _PATIENCE = Param('beta', 0.5, float, 'patience: the chance of reading on')
 
-@_declare('NRBP', 'novelty- and rank-biased precision', [_ALPHA, _PATIENCE], needs='subtopics', names=dict(ir_measures='NRBP (pyndeval)'))
-def _nrbp(s, k, alpha, beta):
-    "diversity.nrbp"
-    return nrbp(s, k, alpha=alpha, beta=beta)
+MEASURES.append(define('NRBP', 'novelty- and rank-biased precision', [_ALPHA, _PATIENCE], needs='subtopics', names=dict(ir_measures='NRBP (pyndeval)'),
+    compute=computed_by(nrbp)))
 
 # %% ../nbs/09b_catalog.ipynb #71092b4d
-@_declare('nNRBP', "NRBP over the ideal ranking's NRBP", [_ALPHA, _PATIENCE], needs='subtopics', names=dict(ir_measures='nNRBP (pyndeval)'))
-def _nnrbp(s, k, alpha, beta):
-    "diversity.nnrbp"
-    return nnrbp(s, k, alpha=alpha, beta=beta)
+MEASURES.append(define('nNRBP', "NRBP over the ideal ranking's NRBP", [_ALPHA, _PATIENCE], needs='subtopics', names=dict(ir_measures='nNRBP (pyndeval)'),
+    compute=computed_by(nnrbp)))
 
 # %% ../nbs/09b_catalog.ipynb #821a3c5e
-@_declare('P_IA', 'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics',
-          names=dict(ir_measures='P_IA (pyndeval)'))
-def _p_ia(s, k):
-    "diversity.p_ia"
-    return p_ia(s, k)
+MEASURES.append(define('P_IA', 'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics',
+    names=dict(ir_measures='P_IA (pyndeval)'), compute=computed_by(p_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #932b4d6f
-@_declare('MAP_IA', "intent-aware AP: each subtopic's AP, averaged over subtopics", needs='subtopics', aliases={'AP_IA': {}},
-          names=dict(ir_measures='AP_IA, MAP_IA (pyndeval)'))
-def _map_ia(s, k):
-    "diversity.map_ia"
-    return map_ia(s, k)
+MEASURES.append(define('MAP_IA', "intent-aware AP: each subtopic's AP, averaged over subtopics", needs='subtopics', aliases={'AP_IA': {}},
+    names=dict(ir_measures='AP_IA, MAP_IA (pyndeval)'), compute=computed_by(map_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #a43c5e70
-@_declare('StRecall', 'subtopic recall: the share of subtopics covered by the top k', needs='subtopics', aliases={'strec': {}},
-          names=dict(ir_measures='StRecall (pyndeval)'))
-def _strec(s, k):
-    "diversity.strec"
-    return strec(s, k)
+MEASURES.append(define('StRecall', 'subtopic recall: the share of subtopics covered by the top k', needs='subtopics', aliases={'strec': {}},
+    names=dict(ir_measures='StRecall (pyndeval)'), compute=computed_by(strec)))
 
 # %% ../nbs/09b_catalog.ipynb #c65e7092
-@_declare('Compat', "compatibility: rank-biased overlap with the ideal ranking of the documents with grade > 0, over the ideal's own",
-          [Param('p', 0.95, float, 'persistence of rank-biased overlap'),
-           Param('normalize', 'True', ('True', 'False'), "True: divide by the ideal ranking's RBO; False: plain RBO")], cutoff='none',
-          names=dict(ir_measures='Compat'),
-          cite='Clarke, Vtyurina & Smucker 2020, Offline evaluation without gain, ICTIR, DOI 10.1145/3409256.3409816')
 def _compat(b, k, p, normalize):
     "rank_correlation.compat"
     return compat(b, p=p, normalize=normalize == 'True')
 
+MEASURES.append(define('Compat', "compatibility: rank-biased overlap with the ideal ranking of the documents with grade > 0, over the ideal's own",
+    [Param('p', 0.95, float, 'persistence of rank-biased overlap'),
+     Param('normalize', 'True', ('True', 'False'), "True: divide by the ideal ranking's RBO; False: plain RBO")], cutoff='none',
+    names=dict(ir_measures='Compat'),
+    cite='Clarke, Vtyurina & Smucker 2020, Offline evaluation without gain, ICTIR, DOI 10.1145/3409256.3409816',
+    compute=_compat))
+
 # %% ../nbs/09b_catalog.ipynb #d76f81a3
-@_declare('Accuracy', 'the share of (relevant, non-relevant) pairs in the top k with the relevant document above '
-          '(0 without a relevant one)', [_REL], names=dict(ir_measures='Accuracy'))
-def _accuracy(b, k, rel):
-    "rank_correlation.accuracy"
-    return accuracy(b, k, rel=rel)
+MEASURES.append(define('Accuracy', 'the share of (relevant, non-relevant) pairs in the top k with the relevant document above '
+    '(0 without a relevant one)', [_REL], names=dict(ir_measures='Accuracy'), compute=computed_by(accuracy)))
 
 # %% ../nbs/09b_catalog.ipynb #e87092b4
-@_declare('AUROC', "ROC area of the run's scores against binary relevance in the top k (ties count 1/2; 0 without both classes)",
-          [_REL, Param('max_fpr', None, float, 'standardised partial area up to this false-positive rate; None: the whole area')],
-          names=dict(torchmetrics='RetrievalAUROC'))
-def _auroc(b, k, rel, max_fpr):
-    "rank_correlation.auroc"
-    return auroc(b, k, rel=rel, max_fpr=max_fpr)
+MEASURES.append(define('AUROC', "ROC area of the run's scores against binary relevance in the top k (ties count 1/2; 0 without both classes)",
+    [_REL, Param('max_fpr', None, float, 'standardised partial area up to this false-positive rate; None: the whole area')],
+    names=dict(torchmetrics='RetrievalAUROC'), compute=computed_by(auroc)))
 
 # %% ../nbs/09b_catalog.ipynb #f981a3c5
-@_declare('FallOut', "the share of the list's non-relevant documents shown in the top k", [_REL],
-          names=dict(torchmetrics='RetrievalFallOut'), coverage=True)
-def _fall_out(b, k, rel):
-    "precision.fall_out"
-    return fall_out(b, k, rel=rel)
+MEASURES.append(define('FallOut', "the share of the list's non-relevant documents shown in the top k", [_REL],
+    names=dict(torchmetrics='RetrievalFallOut'), coverage=True, compute=computed_by(fall_out)))
 
 # %% ../nbs/09b_catalog.ipynb #0a92b4d7
-@_declare('RecallAtFixedPrecision', 'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',
-          [Param('min_precision', 0.0, float, 'the precision floor'), _REL,
-           Param('n_rel', 'judged', ('judged', 'listed'), "recall's denominator: the judged relevant documents, or those in the list (torchmetrics)")],
-          names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'))
 def _rafp(b, k, min_precision, rel, n_rel):
     "precision.recall_at_fixed_precision"
     return recall_at_fixed_precision(b, k, min_precision=min_precision, rel=rel, n_rel=None if n_rel == 'judged' else 'listed')
+
+MEASURES.append(define('RecallAtFixedPrecision', 'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',
+    [Param('min_precision', 0.0, float, 'the precision floor'), _REL,
+     Param('n_rel', 'judged', ('judged', 'listed'), "recall's denominator: the judged relevant documents, or those in the list (torchmetrics)")],
+    names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'), compute=_rafp))
 
 # %% ../nbs/09b_catalog.ipynb #3dc5e70a
 _CWL = 'Azzopardi, Thomas & Moffat 2019, cwl_eval: an evaluation tool for information retrieval, SIGIR, DOI 10.1145/3331184.3331398'
@@ -278,65 +241,45 @@ _DEPTH = Param('max_depth', 1000, int, "the ranks the user model covers (cwl_eva
 _CWL_PARAMS = (*_SCALE, _DEPTH)
 
 # %% ../nbs/09b_catalog.ipynb #4ed6f81b
-@_declare('BPM', "C/W/L static Bejeweled Player Model: read on while the gain is below T and fewer than K = k documents are read",
-          [_T, *_CWL_PARAMS], cutoff='required', names=dict(ir_measures='BPM (cwl_eval)'), cite=_CWL)
-def _bpm(b, k, T, min_rel, max_rel, max_depth):
-    "cwl.bpm"
-    return bpm(b, k, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('BPM', "C/W/L static Bejeweled Player Model: read on while the gain is below T and fewer than K = k documents are read",
+    [_T, *_CWL_PARAMS], cutoff='required', names=dict(ir_measures='BPM (cwl_eval)'), cite=_CWL,
+    compute=computed_by(bpm)))
 
 # %% ../nbs/09b_catalog.ipynb #5fe7092c
-@_declare('INSQ', 'C/W/L INSQ: C_i = ((i + 2T - 1)/(i + 2T))²', [_T, *_CWL_PARAMS], cutoff='none',
-          names=dict(ir_measures='INSQ (cwl_eval)'), cite=_CWL)
-def _insq(b, k, T, min_rel, max_rel, max_depth):
-    "cwl.insq"
-    return insq(b, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('INSQ', 'C/W/L INSQ: C_i = ((i + 2T - 1)/(i + 2T))²', [_T, *_CWL_PARAMS], cutoff='none',
+    names=dict(ir_measures='INSQ (cwl_eval)'), cite=_CWL, compute=computed_by(insq, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #60f81a3d
-@_declare('INST', 'C/W/L INST: INSQ with the goal T less the gain found so far', [_T, *_CWL_PARAMS], cutoff='none',
-          names=dict(ir_measures='INST (cwl_eval)'), cite=_CWL)
-def _inst(b, k, T, min_rel, max_rel, max_depth):
-    "cwl.inst"
-    return inst(b, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('INST', 'C/W/L INST: INSQ with the goal T less the gain found so far', [_T, *_CWL_PARAMS], cutoff='none',
+    names=dict(ir_measures='INST (cwl_eval)'), cite=_CWL, compute=computed_by(inst, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #71092b4e
-@_declare('NERR8', 'C/W/L not-quite ERR (Eq. 8): C_i = 1 - g_i up to rank k', list(_CWL_PARAMS), cutoff='required',
-          names=dict(ir_measures='NERR8 (cwl_eval)'), cite=_CWL)
-def _nerr8(b, k, min_rel, max_rel, max_depth):
-    "cwl.nerr8"
-    return nerr8(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('NERR8', 'C/W/L not-quite ERR (Eq. 8): C_i = 1 - g_i up to rank k', list(_CWL_PARAMS), cutoff='required',
+    names=dict(ir_measures='NERR8 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr8)))
 
 # %% ../nbs/09b_catalog.ipynb #821a3c5f
-@_declare('NERR9', 'C/W/L not-quite ERR (Eq. 9): C_i = i/(i+1)·(1 - g_i) up to rank k', list(_CWL_PARAMS), cutoff='required',
-          names=dict(ir_measures='NERR9 (cwl_eval)'), cite=_CWL)
-def _nerr9(b, k, min_rel, max_rel, max_depth):
-    "cwl.nerr9"
-    return nerr9(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('NERR9', 'C/W/L not-quite ERR (Eq. 9): C_i = i/(i+1)·(1 - g_i) up to rank k', list(_CWL_PARAMS), cutoff='required',
+    names=dict(ir_measures='NERR9 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr9)))
 
 # %% ../nbs/09b_catalog.ipynb #932b4d70
-@_declare('NERR10', 'C/W/L not-quite ERR (Eq. 10): C_i = p·(1 - g_i)', [Param('p', 0.9, float, 'persistence'), *_CWL_PARAMS],
-          cutoff='none', names=dict(ir_measures='NERR10 (cwl_eval)'), cite=_CWL)
-def _nerr10(b, k, p, min_rel, max_rel, max_depth):
-    "cwl.nerr10"
-    return nerr10(b, p=p, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('NERR10', 'C/W/L not-quite ERR (Eq. 10): C_i = p·(1 - g_i)', [Param('p', 0.9, float, 'persistence'), *_CWL_PARAMS],
+    cutoff='none', names=dict(ir_measures='NERR10 (cwl_eval)'), cite=_CWL,
+    compute=computed_by(nerr10, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #a43c5e71
-@_declare('NERR11', "C/W/L not-quite ERR (Eq. 12): INSQ's C_i times (1 - g_i)", [_T, *_CWL_PARAMS], cutoff='none',
-          names=dict(ir_measures='NERR11 (cwl_eval)'), cite=_CWL)
-def _nerr11(b, k, T, min_rel, max_rel, max_depth):
-    "cwl.nerr11"
-    return nerr11(b, T=T, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
+MEASURES.append(define('NERR11', "C/W/L not-quite ERR (Eq. 12): INSQ's C_i times (1 - g_i)", [_T, *_CWL_PARAMS], cutoff='none',
+    names=dict(ir_measures='NERR11 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr11, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #b54d6f82
-@_declare('SDCG', 'scaled DCG@k: DCG@k of the scaled gains over the DCG@k of k documents of gain 1',
-          [Param('dcg', 'log2', ('log2',), "the discount (ir_measures' only choice)"), *_CWL_PARAMS], cutoff='required',
-          names=dict(ir_measures='SDCG (cwl_eval)'), cite=_CWL)
 def _sdcg(b, k, dcg, min_rel, max_rel, max_depth):
     "cwl.sdcg"
     return sdcg(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
 
+MEASURES.append(define('SDCG', 'scaled DCG@k: DCG@k of the scaled gains over the DCG@k of k documents of gain 1',
+    [Param('dcg', 'log2', ('log2',), "the discount (ir_measures' only choice)"), *_CWL_PARAMS], cutoff='required',
+    names=dict(ir_measures='SDCG (cwl_eval)'), cite=_CWL, compute=_sdcg))
+
 # %% ../nbs/09b_catalog.ipynb #c65e7093
-@_declare('RBP', "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
-          [Param('p', 0.8, float, 'persistence'), _REL, _DEPTH], cutoff='none', names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL)
-def _rbp(b, k, p, rel, max_depth):
-    "cwl.rbp"
-    return rbp(b, p=p, rel=rel, max_depth=max_depth)
+MEASURES.append(define('RBP', "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
+    [Param('p', 0.8, float, 'persistence'), _REL, _DEPTH], cutoff='none', names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL,
+    compute=computed_by(rbp, cutoff=False)))

@@ -11,7 +11,7 @@ import numpy as np
 from .kit import EvalInputError, check_number
 
 # %% auto #0
-__all__ = ['TOOLS', 'JUDGED_ONLY', 'GainMap', 'Param', 'MeasureDef', 'define', 'declarer']
+__all__ = ['TOOLS', 'JUDGED_ONLY', 'GainMap', 'Param', 'MeasureDef', 'define', 'computed_by']
 
 # %% ../nbs/09_measure_def.ipynb #49744b4d
 _TRUE, _FALSE = ('true', 'True', '1', 'yes'), ('false', 'False', '0', 'no')
@@ -138,12 +138,10 @@ def define(name:str, # the canonical name
                       (compute.__doc__ or '') if compute else '', dict(aliases or {}), **kw)
 
 # %% ../nbs/09_measure_def.ipynb #ae6ffd0d
-def declarer(into:list, # where the module's declarations go, in order
-            )->Callable:
-    "A decorator factory: `@declare(name, doc, params, ...)` above a function appends `define(..., compute=f)` to `into`."
-    def declare(*args, **kw):
-        def add(f):
-            into.append(define(*args, compute=f, **kw))
-            return f
-        return add
-    return declare
+def computed_by(f:Callable, # a metric function: f(labels, k, **parameters), or f(labels, **parameters) without `cutoff`
+                cutoff:bool=True, # whether `f` takes the cutoff
+               )->Callable:
+    "A registry computation that is `f` with the measure's parameters by name; its docstring names `f`."
+    def compute(b, k, **params): return f(b, k, **params) if cutoff else f(b, **params)
+    compute.__doc__ = f"{f.__module__.rpartition('.')[2]}.{f.__name__}"
+    return compute

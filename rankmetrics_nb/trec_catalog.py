@@ -4,6 +4,7 @@
 
 # %% ../nbs/09c_trec_catalog.ipynb #3e4a6c8d
 from __future__ import annotations
+from typing import Callable
 import numpy as np
 from .precision import precision, recall, success, r_precision
 from .reciprocal_rank import reciprocal_rank
@@ -16,7 +17,7 @@ from .trec_prefs import (PREFS_FORMATS, prefs_num_possible, prefs_num_fulfilled,
                                        prefs_avgjg_Rnonrel)
 from .trec_registry import (TrecMeasure, bad_param, single, with_text, per_long_cutoff, per_float_cutoff,
                                           float_params, pair_params, gain_map)
-from .measure_def import Param, define, declarer
+from .measure_def import Param, define
 from .catalog import MEASURES
 
 # %% auto #0
@@ -25,183 +26,163 @@ __all__ = ['TREC_ONLY', 'PREFS', 'JG', 'ORDER', 'ALL_FORMATS', 'FORMS', 'NOT_IN_
 
 # %% ../nbs/09c_trec_catalog.ipynb #6b7d9fb0
 TREC_ONLY = []                      # the measures only trec_eval has, in the order the registry lists them
-_declare = declarer(TREC_ONLY)
 _LEVEL = Param('rel', 1, int, "the lowest grade counted as relevant (trec_eval's -l)", low=0, open_low=True)
 _GAINMAP = Param('gains', None, 'mapping', "trec_eval's grade=gain pairs (`ndcg.1=3,2=9`), written {1:3,2:9}")
 _PERSISTENCE = Param('p', 0.9, float, 'persistence: the chance of reading on')
 
+# %% ../nbs/09c_trec_catalog.ipynb #6b7d9fb1
 def _grade_gains(gains)->dict:
     "A gain map as trec_eval reads `grade=gain` pairs: the whole grades only, gains as numbers."
     return {} if gains is None else {g: float(v) for g, v in gains.items() if isinstance(g, int)}
 
+# %% ../nbs/09c_trec_catalog.ipynb #7c8eab03
+def _of_view(f:Callable, # a function of `TrecQueries` (and a gain map)
+             with_gains:bool=False, # `f` also takes the measure's gain map
+            )->Callable:
+    "A registry computation that is `f` of trec_eval's view of the batch at the level `rel`; its docstring names `f`."
+    if with_gains: compute = lambda b, k, rel, gains: f(trec_view(b, rel), _grade_gains(gains))
+    else: compute = lambda b, k, rel: f(trec_view(b, rel))
+    compute.__doc__ = f'trec_measures.{f.__name__}'
+    return compute
+
 # %% ../nbs/09c_trec_catalog.ipynb #8d9fbc12
-@_declare('SetP', "precision of the retrieved set; relative: over the best possible, min(n, R)",
-          [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")], cutoff='none',
-          ties='order-free', aliases={'SetRelP': {'relative': True}}, names=dict(ir_measures='SetP, SetRelP'), formula=r'a/n')
 def _set_p(b, k, rel, relative):
     "trec_measures.set_precision"
     return (set_relative_precision if relative else set_precision)(trec_view(b, rel))
 
+TREC_ONLY.append(define('SetP', "precision of the retrieved set; relative: over the best possible, min(n, R)",
+    [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")], cutoff='none',
+    ties='order-free', aliases={'SetRelP': {'relative': True}}, names=dict(ir_measures='SetP, SetRelP'), formula=r'a/n',
+    compute=_set_p))
+
 # %% ../nbs/09c_trec_catalog.ipynb #9eaacd23
-@_declare('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetR'),
-          formula=r'a/R')
-def _set_r(b, k, rel):
-    "trec_measures.set_recall"
-    return set_recall(trec_view(b, rel))
+TREC_ONLY.append(define('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetR'),
+    formula=r'a/R', compute=_of_view(set_recall)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #afbbde34
-@_declare('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetAP'),
-          formula=r'a^2/(nR)')
-def _set_ap(b, k, rel):
-    "trec_measures.set_map"
-    return set_map(trec_view(b, rel))
+TREC_ONLY.append(define('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetAP'),
+    formula=r'a^2/(nR)', compute=_of_view(set_map)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #b0ccef45
-@_declare('SetF', "F of set precision and recall, recall weighted beta times (trec_eval's set_F parameter; our F with β² = beta)",
-          [_LEVEL, Param('beta', 1.0, float, "recall weighs beta times precision: trec_eval's and ir_measures' meaning")],
-          cutoff='none', ties='order-free', names=dict(ir_measures='SetF'), formula=r'\frac{(1+\beta)PR}{\beta P+R}')
 def _set_f(b, k, rel, beta):
     "trec_measures.set_f"
     return set_f(trec_view(b, rel), float(beta))
 
+TREC_ONLY.append(define('SetF', "F of set precision and recall, recall weighted beta times (trec_eval's set_F parameter; our F with β² = beta)",
+    [_LEVEL, Param('beta', 1.0, float, "recall weighs beta times precision: trec_eval's and ir_measures' meaning")],
+    cutoff='none', ties='order-free', names=dict(ir_measures='SetF'), formula=r'\frac{(1+\beta)PR}{\beta P+R}',
+    compute=_set_f))
+
 # %% ../nbs/09c_trec_catalog.ipynb #d2ee0167
-@_declare('Bpref', "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
-          cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref'),
-          formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
-          cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000')
-def _bpref(b, k, rel):
-    "trec_measures.bpref"
-    return bpref(trec_view(b, rel))
+TREC_ONLY.append(define('Bpref', "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
+    cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref'),
+    formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
+    cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000',
+    compute=_of_view(bpref)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #e3ff1278
-@_declare('gm_bpref', "bpref summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
-          summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}')
-def _gm_bpref(b, k, rel):
-    "trec_measures.bpref"
-    return bpref(trec_view(b, rel))
+TREC_ONLY.append(define('gm_bpref', "bpref summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
+    summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}', compute=_of_view(bpref)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #f4002389
-@_declare('gm_map', "AP summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
-          summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}',
-          cite='Robertson 2006, On GMAP, CIKM, DOI 10.1145/1183614.1183630')
-def _gm_map(b, k, rel):
-    "trec_measures.trec_map"
-    return trec_map(trec_view(b, rel))
+TREC_ONLY.append(define('gm_map', "AP summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
+    summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}',
+    cite='Robertson 2006, On GMAP, CIKM, DOI 10.1145/1183614.1183630', compute=_of_view(trec_map)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #0511349a
-@_declare('infAP', "inferred AP, for a sampled pool", [_LEVEL], cutoff='none', names=dict(ir_measures='infAP'),
-          formula=r'\frac{1}{R}\sum_{r_i=1} \frac1i + \frac{i-1}{i}\frac{a_i+n_i+u_i}{i-1}\frac{a_i+\varepsilon}{a_i+n_i+2\varepsilon}',
-          cite='Yilmaz & Aslam 2006, Estimating average precision with incomplete and imperfect judgments, CIKM, DOI 10.1145/1183614.1183633')
-def _infap(b, k, rel):
-    "trec_measures.inferred_ap"
-    return inferred_ap(trec_view(b, rel))
+TREC_ONLY.append(define('infAP', "inferred AP, for a sampled pool", [_LEVEL], cutoff='none', names=dict(ir_measures='infAP'),
+    formula=r'\frac{1}{R}\sum_{r_i=1} \frac1i + \frac{i-1}{i}\frac{a_i+n_i+u_i}{i-1}\frac{a_i+\varepsilon}{a_i+n_i+2\varepsilon}',
+    cite='Yilmaz & Aslam 2006, Estimating average precision with incomplete and imperfect judgments, CIKM, DOI 10.1145/1183614.1183633',
+    compute=_of_view(inferred_ap)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #273356bc
-@_declare('IPrec', "interpolated precision at a recall level (written IPrec@0.5; trec_eval 10's rounding)",
-          [_LEVEL, Param('recall', None, float, 'the recall level, 0 to 1')], cutoff='recall', names=dict(ir_measures='IPrec'),
-          formula=r'\max_{j \ge i_c} P@j')
 def _iprec(b, k, rel, recall):
     "trec_measures.iprec_at_recall"
     return iprec_at_recall(trec_view(b, rel), [recall])[:, 0]
 
+TREC_ONLY.append(define('IPrec', "interpolated precision at a recall level (written IPrec@0.5; trec_eval 10's rounding)",
+    [_LEVEL, Param('recall', None, float, 'the recall level, 0 to 1')], cutoff='recall', names=dict(ir_measures='IPrec'),
+    formula=r'\max_{j \ge i_c} P@j', compute=_iprec))
+
 # %% ../nbs/09c_trec_catalog.ipynb #384467cd
-@_declare('11pt_avg', "mean interpolated precision at the recall levels 0, 0.1, …, 1", [_LEVEL], cutoff='none',
-          formula=r'\mathrm{mean}_x\, \mathrm{IPrec}@x')
-def _11pt(b, k, rel):
-    "trec_measures.eleven_point_average"
-    return eleven_point_average(trec_view(b, rel))
+TREC_ONLY.append(define('11pt_avg', "mean interpolated precision at the recall levels 0, 0.1, …, 1", [_LEVEL], cutoff='none',
+    formula=r'\mathrm{mean}_x\, \mathrm{IPrec}@x', compute=_of_view(eleven_point_average)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #495578de
-@_declare('Rprec_mult', "precision at rank floor(x·R + 0.9), a multiple x of R (written Rprec_mult@0.2)",
-          [_LEVEL, Param('x', None, float, 'the multiple of R')], cutoff='x', formula=r'P@\lfloor xR + 0.9\rfloor')
 def _rprec_mult(b, k, rel, x):
     "trec_measures.rprec_mult"
     return rprec_mult(trec_view(b, rel), [x])[:, 0]
 
+TREC_ONLY.append(define('Rprec_mult', "precision at rank floor(x·R + 0.9), a multiple x of R (written Rprec_mult@0.2)",
+    [_LEVEL, Param('x', None, float, 'the multiple of R')], cutoff='x', formula=r'P@\lfloor xR + 0.9\rfloor',
+    compute=_rprec_mult))
+
 # %% ../nbs/09c_trec_catalog.ipynb #5a6689ef
-@_declare('relative_P', "precision at k relative to the best possible", [_LEVEL], cutoff='required',
-          formula=r'\sum_{i\le k} r_i / \min(k, R)')
 def _relative_p(b, k, rel):
     "trec_measures.relative_precision"
     return relative_precision(trec_view(b, rel), k)
 
+TREC_ONLY.append(define('relative_P', "precision at k relative to the best possible", [_LEVEL], cutoff='required',
+    formula=r'\sum_{i\le k} r_i / \min(k, R)', compute=_relative_p))
+
 # %% ../nbs/09c_trec_catalog.ipynb #7c88ba01
-@_declare('utility', "trec_eval's default utility of the retrieved set: relevant retrieved minus non-relevant retrieved", [_LEVEL],
-          cutoff='none', ties='order-free', formula=r'a - (n - a)')
-def _utility(b, k, rel):
-    "trec_measures.utility"
-    return utility(trec_view(b, rel))
+TREC_ONLY.append(define('utility', "trec_eval's default utility of the retrieved set: relevant retrieved minus non-relevant retrieved", [_LEVEL],
+    cutoff='none', ties='order-free', formula=r'a - (n - a)', compute=_of_view(utility)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #8d99cb12
-@_declare('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL], cutoff='none', summary='sum',
-          ties='order-free', formula=r'\sum_i [0 \le c_i < \ell]')
-def _nonrel(b, k, rel):
-    "trec_measures.num_nonrel_judged_ret"
-    return num_nonrel_judged_ret(trec_view(b, rel))
+TREC_ONLY.append(define('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL], cutoff='none', summary='sum',
+    ties='order-free', formula=r'\sum_i [0 \le c_i < \ell]', compute=_of_view(num_nonrel_judged_ret)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #9eaadc23
-@_declare('yaap', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions)", [_LEVEL], cutoff='none',
-          formula=r'\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}')
-def _yaap(b, k, rel):
-    "trec_measures.yaap"
-    return yaap(trec_view(b, rel))
+TREC_ONLY.append(define('yaap', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions)", [_LEVEL], cutoff='none',
+    formula=r'\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}', compute=_of_view(yaap)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #b0ccfe45
-@_declare('binG', "binary G: each relevant document discounted by the non-relevant above it", [_LEVEL], cutoff='none',
-          formula=r'\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)')
-def _bing(b, k, rel):
-    "trec_measures.bin_g"
-    return bin_g(trec_view(b, rel))
+TREC_ONLY.append(define('binG', "binary G: each relevant document discounted by the non-relevant above it", [_LEVEL], cutoff='none',
+    formula=r'\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)', compute=_of_view(bin_g)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #c1dd0f56
-@_declare('G', "gain discounted by the gain still missing", [_LEVEL, _GAINMAP], cutoff='none',
-          formula=r'\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}')
-def _g(b, k, rel, gains):
-    "trec_measures.trec_g"
-    return trec_g(trec_view(b, rel), _grade_gains(gains))
+TREC_ONLY.append(define('G', "gain discounted by the gain still missing", [_LEVEL, _GAINMAP], cutoff='none',
+    formula=r'\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}', compute=_of_view(trec_g, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #d2ee1067
-@_declare('ndcg_rel', "nDCG averaged over the ideal positions of the relevant documents", [_LEVEL, _GAINMAP], cutoff='none',
-          formula=r'\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)')
-def _ndcg_rel(b, k, rel, gains):
-    "trec_measures.ndcg_rel"
-    return ndcg_rel(trec_view(b, rel), _grade_gains(gains))
+TREC_ONLY.append(define('ndcg_rel', "nDCG averaged over the ideal positions of the relevant documents", [_LEVEL, _GAINMAP], cutoff='none',
+    formula=r'\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)',
+    compute=_of_view(ndcg_rel, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #e3ff2178
-@_declare('Rndcg', "nDCG averaged where the ideal gain changes", [_LEVEL, _GAINMAP], cutoff='none',
-          formula=r'\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}')
-def _rndcg(b, k, rel, gains):
-    "trec_measures.rndcg"
-    return rndcg(trec_view(b, rel), _grade_gains(gains))
+TREC_ONLY.append(define('Rndcg', "nDCG averaged where the ideal gain changes", [_LEVEL, _GAINMAP], cutoff='none',
+    formula=r'\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}', compute=_of_view(rndcg, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #f4003289
-@_declare('ideal_dcg', "DCG of the ideal ranking of the judged documents", [_LEVEL, _GAINMAP], cutoff='none',
-          formula=r'\sum_{i\le P} g^*_i/\log_2(i+1)')
-def _ideal_dcg(b, k, rel, gains):
-    "trec_measures.ideal_dcg"
-    return ideal_dcg(trec_view(b, rel), _grade_gains(gains))
+TREC_ONLY.append(define('ideal_dcg', "DCG of the ideal ranking of the judged documents", [_LEVEL, _GAINMAP], cutoff='none',
+    formula=r'\sum_{i\le P} g^*_i/\log_2(i+1)', compute=_of_view(ideal_dcg, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #162254ab
-@_declare('rbp', "trec_eval's rank-biased precision, gains scaled into [0, 1] (ir_measures' RBP is the C/W/L form)",
-          [_LEVEL, _PERSISTENCE, _GAINMAP], cutoff='none', formula=r'(1-p)\sum_i \tilde g_i p^{i-1}',
-          cite='Moffat & Zobel 2008, Rank-biased precision for measurement of retrieval effectiveness, TOIS, DOI 10.1145/1416950.1416952')
 def _rbp(b, k, rel, p, gains):
     "trec_measures.trec_rbp"
     return trec_rbp(trec_view(b, rel), p, _grade_gains(gains))
 
+TREC_ONLY.append(define('rbp', "trec_eval's rank-biased precision, gains scaled into [0, 1] (ir_measures' RBP is the C/W/L form)",
+    [_LEVEL, _PERSISTENCE, _GAINMAP], cutoff='none', formula=r'(1-p)\sum_i \tilde g_i p^{i-1}',
+    cite='Moffat & Zobel 2008, Rank-biased precision for measurement of retrieval effectiveness, TOIS, DOI 10.1145/1416950.1416952',
+    compute=_rbp))
+
 # %% ../nbs/09c_trec_catalog.ipynb #273365bc
-@_declare('rbp_resid', "RBP's residual: the weight of unjudged ranks and of the ranks below the run", [_LEVEL, _PERSISTENCE],
-          cutoff='none', formula=r'p^n + (1-p)\sum_{c_i<0} p^{i-1}')
 def _rbp_resid(b, k, rel, p):
     "trec_measures.rbp_residual"
     return rbp_residual(trec_view(b, rel), p)
 
+TREC_ONLY.append(define('rbp_resid', "RBP's residual: the weight of unjudged ranks and of the ranks below the run", [_LEVEL, _PERSISTENCE],
+    cutoff='none', formula=r'p^n + (1-p)\sum_{c_i<0} p^{i-1}', compute=_rbp_resid))
+
 # %% ../nbs/09c_trec_catalog.ipynb #384476cd
-@_declare('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required', coverage=True,
-          formula=r'\frac1k\sum_{i\le k}[c_i<0]')
 def _unj(b, k, rel):
     "trec_measures.unjudged_share"
     return unjudged_share(trec_view(b, rel), k)
+
+TREC_ONLY.append(define('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required', coverage=True,
+    formula=r'\frac1k\sum_{i\le k}[c_i<0]', compute=_unj))
 
 # %% ../nbs/09c_trec_catalog.ipynb #6b77a9f0
 TREC_ONLY += [define('relstring', "the relevance codes of the top N documents as a string (per query only)", cutoff='none',
