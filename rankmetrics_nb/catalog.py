@@ -25,45 +25,54 @@ _REL = Param('rel', 1, int, 'the lowest grade counted as relevant', low=0, open_
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
 
 # %% ../nbs/09b_catalog.ipynb #91b3d5f7
-MEASURES.append(define('P', 'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)',
-    [_REL, Param('adaptive_k', False, bool, "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)")],
-    aliases={'Precision': {}}, ties='expected', formula=r'\frac{1}{k}\sum_{i\le k} r_i',
+MEASURES.append(define('P',
+    'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)',
+    [_REL, Param('adaptive_k', False, bool,
+    "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)")], aliases={'Precision': {}},
+    ties='expected', formula=r'\frac{1}{k}\sum_{i\le k} r_i',
     names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
     compute=computed_by(precision)))
 
 # %% ../nbs/09b_catalog.ipynb #a2c4e6f8
-MEASURES.append(define('R', 'recall: the share of the relevant documents found in the top k', [_REL], aliases={'Recall': {}},
-    ties='expected', names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'),
+MEASURES.append(define('R', 'recall: the share of the relevant documents found in the top k', [_REL],
+    aliases={'Recall': {}}, ties='expected',
+    names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'),
     formula=r'\frac{1}{R}\sum_{i\le k} r_i', compute=computed_by(recall)))
 
 # %% ../nbs/09b_catalog.ipynb #b3d5f709
-MEASURES.append(define('F', "F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures' SetF(beta=b) is F(beta=√b))",
+MEASURES.append(define('F',
+    "F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures' SetF(beta=b) is F(beta=√b))",
     [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}},
     ties='expected', names=dict(ranx='f1 (beta=1)'), formula=r'\frac{(1+\beta^2)\,P R}{\beta^2 P + R}',
     compute=computed_by(f_measure)))
 
 # %% ../nbs/09b_catalog.ipynb #c4e6f81a
-MEASURES.append(define('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL], cutoff='none',
-    aliases={'RPrec': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le R} r_i',
+MEASURES.append(define('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL],
+    cutoff='none', aliases={'RPrec': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le R} r_i',
     names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'),
     compute=computed_by(r_precision, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #d5f7092b
-MEASURES.append(define('Success', '1 if a relevant document is in the top k, else 0', [_REL], aliases={'HitRate': {}}, ties='expected',
+MEASURES.append(define('Success', '1 if a relevant document is in the top k, else 0', [_REL],
+    aliases={'HitRate': {}}, ties='expected',
     names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate'),
     formula=r'[\sum_{i\le k} r_i > 0]', compute=computed_by(success)))
 
 # %% ../nbs/09b_catalog.ipynb #192b4d6f
-MEASURES.append(define('RR', 'reciprocal rank of the first relevant (or first most relevant) document in the top k',
-    [_REL, Param('by', 'first', ('first', 'most_relevant'), 'which document: the first relevant, or the first with the top grade')],
-    aliases={'MRR': {}}, ties='expected', formula=r'1/\min\{i: r_i = 1\}',
+MEASURES.append(define('RR',
+    'reciprocal rank of the first relevant (or first most relevant) document in the top k',
+    [_REL, Param('by', 'first', ('first', 'most_relevant'),
+    'which document: the first relevant, or the first with the top grade')], aliases={'MRR': {}},
+    ties='expected', formula=r'1/\min\{i: r_i = 1\}',
     names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'),
     compute=computed_by(reciprocal_rank)))
 
 # %% ../nbs/09b_catalog.ipynb #2a3c5e70
-MEASURES.append(define('AP', 'average precision: precision at each relevant document in the top k, summed, over the denominator',
-    [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS), 'n_rel (trec_eval), retrieved, or min_n_rel_k')],
-    aliases={'MAP': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i',
+MEASURES.append(define('AP',
+    'average precision: precision at each relevant document in the top k, summed, over the denominator',
+    [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS),
+    'n_rel (trec_eval), retrieved, or min_n_rel_k')], aliases={'MAP': {}}, ties='expected',
+    formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i',
     names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'),
     compute=computed_by(average_precision)))
 
@@ -82,9 +91,9 @@ def _dcg(b, k, gain, gains, discount, base):
     "dcg.dcg"
     return dcg(b, k, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
-MEASURES.append(define('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE], translate=_IR_DCG,
-    ties='expected', names=dict(ranx='dcg', sklearn='dcg_score'), formula=r'\sum_{i\le k} g_i / \log_2(i+1)',
-    compute=_dcg))
+MEASURES.append(define('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE],
+    translate=_IR_DCG, ties='expected', names=dict(ranx='dcg', sklearn='dcg_score'),
+    formula=r'\sum_{i\le k} g_i / \log_2(i+1)', compute=_dcg))
 
 # %% ../nbs/09b_catalog.ipynb #7f81a3c5
 _IDEAL = Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'),
@@ -94,16 +103,18 @@ def _ndcg(b, k, gain, gains, discount, base, ideal):
     "dcg.ndcg"
     return ndcg(b, k, ideal=ideal, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
-MEASURES.append(define('nDCG', 'DCG@k over the DCG@k of the ideal ranking', [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}},
-    translate=_IR_DCG, ties='expected', formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
+MEASURES.append(define('nDCG', 'DCG@k over the DCG@k of the ideal ranking',
+    [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}}, translate=_IR_DCG, ties='expected',
+    formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
     names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score',
-               torchmetrics='RetrievalNormalizedDCG'), compute=_ndcg))
+    torchmetrics='RetrievalNormalizedDCG'), compute=_ndcg))
 
 # %% ../nbs/09b_catalog.ipynb #992b4d6f
-MEASURES.append(define('ERR', 'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
+MEASURES.append(define('ERR',
+    'expected reciprocal rank of the cascade user, stop chance (2^g - 1)/2^max_grade',
     [Param('max_grade', 4, 'number', "the top grade of the scale, or query: each query's top judged grade",
-           words=('query',), low=0, open_low=True)],
-    names=dict(ir_measures='ERR (gdeval)'), ties='expected', formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
+    words=('query',), low=0, open_low=True)], names=dict(ir_measures='ERR (gdeval)'), ties='expected',
+    formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
     cite='Chapelle, Metzler, Zhang, Grinspan 2009, Expected reciprocal rank for graded relevance, CIKM, DOI 10.1145/1645953.1646033',
     compute=computed_by(err)))
 
@@ -115,9 +126,10 @@ def _judged(b, k, over):
     found = J.sum(axis=1) if k is None else J[:, :k].sum(axis=1)
     return np.divide(found, top, out=np.zeros(len(b)), where=top > 0)
 
-MEASURES.append(define('Judged', "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
+MEASURES.append(define('Judged',
+    "the share of the top k that is judged: over min(k, retrieved) as ir_measures, or over k",
     [Param('over', 'retrieved', ('retrieved', 'k'),
-           "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
+    "retrieved: divide by min(k, documents retrieved) (ir_measures); k: by k, a missing rank counting as not judged")],
     names=dict(ir_measures='Judged'), ties='expected', coverage=True,
     formula=r'\frac{1}{\min(k, n)}\sum_{i\le k} [d_i \text{ judged}]', compute=_judged))
 
@@ -127,18 +139,19 @@ def _num_ret(b, k, rel):
     if rel is None: return b.n_ret.astype(np.float64)
     return ((b.grades >= rel) & b.judged).sum(axis=1).astype(np.float64)
 
-MEASURES.append(define('NumRet', "documents retrieved; with rel given, the relevant ones retrieved (ir_measures' reading)",
-    [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant', low=0, open_low=True)],
-    cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumRet', ranx='num_ret (NumRet)'),
-    compute=_num_ret))
+MEASURES.append(define('NumRet',
+    "documents retrieved; with rel given, the relevant ones retrieved (ir_measures' reading)",
+    [Param('rel', None, int, 'None: every retrieved document; a grade: only those at least that relevant',
+    low=0, open_low=True)], cutoff='none', summary='sum', ties='order-free',
+    names=dict(ir_measures='NumRet', ranx='num_ret (NumRet)'), compute=_num_ret))
 
 # %% ../nbs/09b_catalog.ipynb #ee7092b4
 def _num_rel(b, k, rel):
     "kit.Batch.n_rel_at"
     return b.n_rel_at(rel).astype(np.float64)
 
-MEASURES.append(define('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none', summary='sum', ties='order-free',
-    names=dict(ir_measures='NumRel'), compute=_num_rel))
+MEASURES.append(define('NumRel', 'judged relevant documents, retrieved or not', [_REL], cutoff='none',
+    summary='sum', ties='order-free', names=dict(ir_measures='NumRel'), compute=_num_rel))
 
 # %% ../nbs/09b_catalog.ipynb #ff81a3c5
 def _num_rel_ret(b, k, rel):
@@ -146,24 +159,25 @@ def _num_rel_ret(b, k, rel):
     hit = (np.nan_to_num(b.grades, nan=-np.inf) >= rel) & b.judged
     return (hit if k is None else hit[:, :k]).sum(axis=1).astype(np.float64)
 
-MEASURES.append(define('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum', names=dict(ir_measures='NumRelRet (NumRet(rel=1))'),
-    compute=_num_rel_ret))
+MEASURES.append(define('NumRelRet', 'relevant documents in the top k', [_REL], summary='sum',
+    names=dict(ir_measures='NumRelRet (NumRet(rel=1))'), compute=_num_rel_ret))
 
 # %% ../nbs/09b_catalog.ipynb #0a92b4d6
 def _num_q(b, k):
     "kit.Batch"
     return np.ones(len(b))
 
-MEASURES.append(define('NumQ', 'queries evaluated', cutoff='none', summary='sum', ties='order-free', names=dict(ir_measures='NumQ'), judged_only=False,
-    compute=_num_q))
+MEASURES.append(define('NumQ', 'queries evaluated', cutoff='none', summary='sum', ties='order-free',
+    names=dict(ir_measures='NumQ'), judged_only=False, compute=_num_q))
 
 # %% ../nbs/09b_catalog.ipynb #2cb4d6f8
-MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA], needs='subtopics', aliases={'α_DCG': {}},
-    names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)'), compute=computed_by(alpha_dcg)))
+MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA],
+    needs='subtopics', aliases={'α_DCG': {}}, names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)'),
+    compute=computed_by(alpha_dcg)))
 
 # %% ../nbs/09b_catalog.ipynb #3dc5e709
-MEASURES.append(define('alpha_nDCG', "α-nDCG: novelty-discounted gain over the greedy ideal's", [_ALPHA], needs='subtopics',
-    aliases={'α_nDCG': {}}, names=dict(ir_measures='alpha_nDCG, α_nDCG (pyndeval)'),
+MEASURES.append(define('alpha_nDCG', "α-nDCG: novelty-discounted gain over the greedy ideal's", [_ALPHA],
+    needs='subtopics', aliases={'α_nDCG': {}}, names=dict(ir_measures='alpha_nDCG, α_nDCG (pyndeval)'),
     cite='Clarke et al. 2008, Novelty and diversity in information retrieval evaluation, SIGIR, DOI 10.1145/1390334.1390446',
     compute=computed_by(alpha_ndcg)))
 
@@ -172,50 +186,57 @@ MEASURES.append(define('ERR_IA', 'intent-aware ERR, normalised as ndeval does', 
     names=dict(ir_measures='ERR_IA (pyndeval)'), compute=computed_by(err_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #5fe7092b
-MEASURES.append(define('nERR_IA', "ERR-IA over the ideal ranking's ERR-IA", [_ALPHA], needs='subtopics', names=dict(ir_measures='nERR_IA (pyndeval)'),
-    compute=computed_by(nerr_ia)))
+MEASURES.append(define('nERR_IA', "ERR-IA over the ideal ranking's ERR-IA", [_ALPHA], needs='subtopics',
+    names=dict(ir_measures='nERR_IA (pyndeval)'), compute=computed_by(nerr_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #60f81a3c
 _PATIENCE = Param('beta', 0.5, float, 'patience: the chance of reading on')
 
-MEASURES.append(define('NRBP', 'novelty- and rank-biased precision', [_ALPHA, _PATIENCE], needs='subtopics', names=dict(ir_measures='NRBP (pyndeval)'),
-    compute=computed_by(nrbp)))
+MEASURES.append(define('NRBP', 'novelty- and rank-biased precision', [_ALPHA, _PATIENCE], needs='subtopics',
+    names=dict(ir_measures='NRBP (pyndeval)'), compute=computed_by(nrbp)))
 
 # %% ../nbs/09b_catalog.ipynb #71092b4d
-MEASURES.append(define('nNRBP', "NRBP over the ideal ranking's NRBP", [_ALPHA, _PATIENCE], needs='subtopics', names=dict(ir_measures='nNRBP (pyndeval)'),
-    compute=computed_by(nnrbp)))
+MEASURES.append(define('nNRBP', "NRBP over the ideal ranking's NRBP", [_ALPHA, _PATIENCE], needs='subtopics',
+    names=dict(ir_measures='nNRBP (pyndeval)'), compute=computed_by(nnrbp)))
 
 # %% ../nbs/09b_catalog.ipynb #821a3c5e
-MEASURES.append(define('P_IA', 'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics',
+MEASURES.append(define('P_IA',
+    'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics',
     names=dict(ir_measures='P_IA (pyndeval)'), compute=computed_by(p_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #932b4d6f
-MEASURES.append(define('MAP_IA', "intent-aware AP: each subtopic's AP, averaged over subtopics", needs='subtopics', aliases={'AP_IA': {}},
-    names=dict(ir_measures='AP_IA, MAP_IA (pyndeval)'), compute=computed_by(map_ia)))
+MEASURES.append(define('MAP_IA', "intent-aware AP: each subtopic's AP, averaged over subtopics",
+    needs='subtopics', aliases={'AP_IA': {}}, names=dict(ir_measures='AP_IA, MAP_IA (pyndeval)'),
+    compute=computed_by(map_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #a43c5e70
-MEASURES.append(define('StRecall', 'subtopic recall: the share of subtopics covered by the top k', needs='subtopics', aliases={'strec': {}},
-    names=dict(ir_measures='StRecall (pyndeval)'), compute=computed_by(strec)))
+MEASURES.append(define('StRecall', 'subtopic recall: the share of subtopics covered by the top k',
+    needs='subtopics', aliases={'strec': {}}, names=dict(ir_measures='StRecall (pyndeval)'),
+    compute=computed_by(strec)))
 
 # %% ../nbs/09b_catalog.ipynb #c65e7092
 def _compat(b, k, p, normalize):
     "rank_correlation.compat"
     return compat(b, p=p, normalize=normalize == 'True')
 
-MEASURES.append(define('Compat', "compatibility: rank-biased overlap with the ideal ranking of the documents with grade > 0, over the ideal's own",
-    [Param('p', 0.95, float, 'persistence of rank-biased overlap'),
-     Param('normalize', 'True', ('True', 'False'), "True: divide by the ideal ranking's RBO; False: plain RBO")], cutoff='none',
+MEASURES.append(define('Compat',
+    "compatibility: rank-biased overlap with the ideal ranking of the documents with grade > 0, over the ideal's own",
+    [Param('p', 0.95, float, 'persistence of rank-biased overlap'), Param('normalize', 'True',
+    ('True', 'False'), "True: divide by the ideal ranking's RBO; False: plain RBO")], cutoff='none',
     names=dict(ir_measures='Compat'),
     cite='Clarke, Vtyurina & Smucker 2020, Offline evaluation without gain, ICTIR, DOI 10.1145/3409256.3409816',
     compute=_compat))
 
 # %% ../nbs/09b_catalog.ipynb #d76f81a3
-MEASURES.append(define('Accuracy', 'the share of (relevant, non-relevant) pairs in the top k with the relevant document above '
-    '(0 without a relevant one)', [_REL], names=dict(ir_measures='Accuracy'), compute=computed_by(accuracy)))
+MEASURES.append(define('Accuracy',
+    'the share of (relevant, non-relevant) pairs in the top k with the relevant document above ' '(0 without a relevant one)',
+    [_REL], names=dict(ir_measures='Accuracy'), compute=computed_by(accuracy)))
 
 # %% ../nbs/09b_catalog.ipynb #e87092b4
-MEASURES.append(define('AUROC', "ROC area of the run's scores against binary relevance in the top k (ties count 1/2; 0 without both classes)",
-    [_REL, Param('max_fpr', None, float, 'standardised partial area up to this false-positive rate; None: the whole area')],
+MEASURES.append(define('AUROC',
+    "ROC area of the run's scores against binary relevance in the top k (ties count 1/2; 0 without both classes)",
+    [_REL, Param('max_fpr', None, float,
+    'standardised partial area up to this false-positive rate; None: the whole area')],
     names=dict(torchmetrics='RetrievalAUROC'), compute=computed_by(auroc)))
 
 # %% ../nbs/09b_catalog.ipynb #f981a3c5
@@ -227,9 +248,11 @@ def _rafp(b, k, min_precision, rel, n_rel):
     "precision.recall_at_fixed_precision"
     return recall_at_fixed_precision(b, k, min_precision=min_precision, rel=rel, n_rel=None if n_rel == 'judged' else 'listed')
 
-MEASURES.append(define('RecallAtFixedPrecision', 'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',
-    [Param('min_precision', 0.0, float, 'the precision floor'), _REL,
-     Param('n_rel', 'judged', ('judged', 'listed'), "recall's denominator: the judged relevant documents, or those in the list (torchmetrics)")],
+MEASURES.append(define('RecallAtFixedPrecision',
+    'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',
+    [Param('min_precision', 0.0, float, 'the precision floor'), _REL, Param('n_rel', 'judged',
+    ('judged', 'listed'),
+    "recall's denominator: the judged relevant documents, or those in the list (torchmetrics)")],
     names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'), compute=_rafp))
 
 # %% ../nbs/09b_catalog.ipynb #3dc5e70a
@@ -241,45 +264,52 @@ _DEPTH = Param('max_depth', 1000, int, "the ranks the user model covers (cwl_eva
 _CWL_PARAMS = (*_SCALE, _DEPTH)
 
 # %% ../nbs/09b_catalog.ipynb #4ed6f81b
-MEASURES.append(define('BPM', "C/W/L static Bejeweled Player Model: read on while the gain is below T and fewer than K = k documents are read",
+MEASURES.append(define('BPM',
+    "C/W/L static Bejeweled Player Model: read on while the gain is below T and fewer than K = k documents are read",
     [_T, *_CWL_PARAMS], cutoff='required', names=dict(ir_measures='BPM (cwl_eval)'), cite=_CWL,
     compute=computed_by(bpm)))
 
 # %% ../nbs/09b_catalog.ipynb #5fe7092c
-MEASURES.append(define('INSQ', 'C/W/L INSQ: C_i = ((i + 2T - 1)/(i + 2T))²', [_T, *_CWL_PARAMS], cutoff='none',
-    names=dict(ir_measures='INSQ (cwl_eval)'), cite=_CWL, compute=computed_by(insq, cutoff=False)))
+MEASURES.append(define('INSQ', 'C/W/L INSQ: C_i = ((i + 2T - 1)/(i + 2T))²', [_T, *_CWL_PARAMS],
+    cutoff='none', names=dict(ir_measures='INSQ (cwl_eval)'), cite=_CWL,
+    compute=computed_by(insq, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #60f81a3d
-MEASURES.append(define('INST', 'C/W/L INST: INSQ with the goal T less the gain found so far', [_T, *_CWL_PARAMS], cutoff='none',
-    names=dict(ir_measures='INST (cwl_eval)'), cite=_CWL, compute=computed_by(inst, cutoff=False)))
+MEASURES.append(define('INST', 'C/W/L INST: INSQ with the goal T less the gain found so far',
+    [_T, *_CWL_PARAMS], cutoff='none', names=dict(ir_measures='INST (cwl_eval)'), cite=_CWL,
+    compute=computed_by(inst, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #71092b4e
-MEASURES.append(define('NERR8', 'C/W/L not-quite ERR (Eq. 8): C_i = 1 - g_i up to rank k', list(_CWL_PARAMS), cutoff='required',
-    names=dict(ir_measures='NERR8 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr8)))
+MEASURES.append(define('NERR8', 'C/W/L not-quite ERR (Eq. 8): C_i = 1 - g_i up to rank k', list(_CWL_PARAMS),
+    cutoff='required', names=dict(ir_measures='NERR8 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr8)))
 
 # %% ../nbs/09b_catalog.ipynb #821a3c5f
-MEASURES.append(define('NERR9', 'C/W/L not-quite ERR (Eq. 9): C_i = i/(i+1)·(1 - g_i) up to rank k', list(_CWL_PARAMS), cutoff='required',
-    names=dict(ir_measures='NERR9 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr9)))
+MEASURES.append(define('NERR9', 'C/W/L not-quite ERR (Eq. 9): C_i = i/(i+1)·(1 - g_i) up to rank k',
+    list(_CWL_PARAMS), cutoff='required', names=dict(ir_measures='NERR9 (cwl_eval)'), cite=_CWL,
+    compute=computed_by(nerr9)))
 
 # %% ../nbs/09b_catalog.ipynb #932b4d70
-MEASURES.append(define('NERR10', 'C/W/L not-quite ERR (Eq. 10): C_i = p·(1 - g_i)', [Param('p', 0.9, float, 'persistence'), *_CWL_PARAMS],
-    cutoff='none', names=dict(ir_measures='NERR10 (cwl_eval)'), cite=_CWL,
-    compute=computed_by(nerr10, cutoff=False)))
+MEASURES.append(define('NERR10', 'C/W/L not-quite ERR (Eq. 10): C_i = p·(1 - g_i)',
+    [Param('p', 0.9, float, 'persistence'), *_CWL_PARAMS], cutoff='none',
+    names=dict(ir_measures='NERR10 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr10, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #a43c5e71
-MEASURES.append(define('NERR11', "C/W/L not-quite ERR (Eq. 12): INSQ's C_i times (1 - g_i)", [_T, *_CWL_PARAMS], cutoff='none',
-    names=dict(ir_measures='NERR11 (cwl_eval)'), cite=_CWL, compute=computed_by(nerr11, cutoff=False)))
+MEASURES.append(define('NERR11', "C/W/L not-quite ERR (Eq. 12): INSQ's C_i times (1 - g_i)",
+    [_T, *_CWL_PARAMS], cutoff='none', names=dict(ir_measures='NERR11 (cwl_eval)'), cite=_CWL,
+    compute=computed_by(nerr11, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #b54d6f82
 def _sdcg(b, k, dcg, min_rel, max_rel, max_depth):
     "cwl.sdcg"
     return sdcg(b, k, min_rel=min_rel, max_rel=max_rel, max_depth=max_depth)
 
-MEASURES.append(define('SDCG', 'scaled DCG@k: DCG@k of the scaled gains over the DCG@k of k documents of gain 1',
-    [Param('dcg', 'log2', ('log2',), "the discount (ir_measures' only choice)"), *_CWL_PARAMS], cutoff='required',
-    names=dict(ir_measures='SDCG (cwl_eval)'), cite=_CWL, compute=_sdcg))
+MEASURES.append(define('SDCG',
+    'scaled DCG@k: DCG@k of the scaled gains over the DCG@k of k documents of gain 1',
+    [Param('dcg', 'log2', ('log2',), "the discount (ir_measures' only choice)"), *_CWL_PARAMS],
+    cutoff='required', names=dict(ir_measures='SDCG (cwl_eval)'), cite=_CWL, compute=_sdcg))
 
 # %% ../nbs/09b_catalog.ipynb #c65e7093
-MEASURES.append(define('RBP', "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
-    [Param('p', 0.8, float, 'persistence'), _REL, _DEPTH], cutoff='none', names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL,
-    compute=computed_by(rbp, cutoff=False)))
+MEASURES.append(define('RBP',
+    "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
+    [Param('p', 0.8, float, 'persistence'), _REL, _DEPTH], cutoff='none',
+    names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL, compute=computed_by(rbp, cutoff=False)))

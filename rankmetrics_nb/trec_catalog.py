@@ -51,46 +51,51 @@ def _set_p(b, k, rel, relative):
     return (set_relative_precision if relative else set_precision)(trec_view(b, rel))
 
 TREC_ONLY.append(define('SetP', "precision of the retrieved set; relative: over the best possible, min(n, R)",
-    [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")], cutoff='none',
-    ties='order-free', aliases={'SetRelP': {'relative': True}}, names=dict(ir_measures='SetP, SetRelP'), formula=r'a/n',
-    compute=_set_p))
+    [_LEVEL, Param('relative', False, bool, "divide by min(n, R) instead of n (trec_eval's set_relative_P)")],
+    cutoff='none', ties='order-free', aliases={'SetRelP': {'relative': True}},
+    names=dict(ir_measures='SetP, SetRelP'), formula=r'a/n', compute=_set_p))
 
 # %% ../nbs/09c_trec_catalog.ipynb #9eaacd23
-TREC_ONLY.append(define('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetR'),
-    formula=r'a/R', compute=_of_view(set_recall)))
+TREC_ONLY.append(define('SetR', "recall of the retrieved set", [_LEVEL], cutoff='none', ties='order-free',
+    names=dict(ir_measures='SetR'), formula=r'a/R', compute=_of_view(set_recall)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #afbbde34
-TREC_ONLY.append(define('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', ties='order-free', names=dict(ir_measures='SetAP'),
-    formula=r'a^2/(nR)', compute=_of_view(set_map)))
+TREC_ONLY.append(define('SetAP', "set precision times set recall", [_LEVEL], cutoff='none', ties='order-free',
+    names=dict(ir_measures='SetAP'), formula=r'a^2/(nR)', compute=_of_view(set_map)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #b0ccef45
 def _set_f(b, k, rel, beta):
     "trec_measures.set_f"
     return set_f(trec_view(b, rel), float(beta))
 
-TREC_ONLY.append(define('SetF', "F of set precision and recall, recall weighted beta times (trec_eval's set_F parameter; our F with β² = beta)",
-    [_LEVEL, Param('beta', 1.0, float, "recall weighs beta times precision: trec_eval's and ir_measures' meaning")],
-    cutoff='none', ties='order-free', names=dict(ir_measures='SetF'), formula=r'\frac{(1+\beta)PR}{\beta P+R}',
+TREC_ONLY.append(define('SetF',
+    "F of set precision and recall, recall weighted beta times (trec_eval's set_F parameter; our F with β² = beta)",
+    [_LEVEL, Param('beta', 1.0, float,
+    "recall weighs beta times precision: trec_eval's and ir_measures' meaning")], cutoff='none',
+    ties='order-free', names=dict(ir_measures='SetF'), formula=r'\frac{(1+\beta)PR}{\beta P+R}',
     compute=_set_f))
 
 # %% ../nbs/09c_trec_catalog.ipynb #d2ee0167
-TREC_ONLY.append(define('Bpref', "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
+TREC_ONLY.append(define('Bpref',
+    "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
     cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref'),
     formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
     cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000',
     compute=_of_view(bpref)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #e3ff1278
-TREC_ONLY.append(define('gm_bpref', "bpref summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
+TREC_ONLY.append(define('gm_bpref',
+    "bpref summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
     summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{bpref}, 10^{-5})}', compute=_of_view(bpref)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #f4002389
-TREC_ONLY.append(define('gm_map', "AP summarised by trec_eval's geometric mean (each value floored at 1e-5)", [_LEVEL], cutoff='none',
-    summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}',
+TREC_ONLY.append(define('gm_map', "AP summarised by trec_eval's geometric mean (each value floored at 1e-5)",
+    [_LEVEL], cutoff='none', summary='gm', formula=r'\exp \overline{\ln \max(\mathrm{AP}, 10^{-5})}',
     cite='Robertson 2006, On GMAP, CIKM, DOI 10.1145/1183614.1183630', compute=_of_view(trec_map)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #0511349a
-TREC_ONLY.append(define('infAP', "inferred AP, for a sampled pool", [_LEVEL], cutoff='none', names=dict(ir_measures='infAP'),
+TREC_ONLY.append(define('infAP', "inferred AP, for a sampled pool", [_LEVEL], cutoff='none',
+    names=dict(ir_measures='infAP'),
     formula=r'\frac{1}{R}\sum_{r_i=1} \frac1i + \frac{i-1}{i}\frac{a_i+n_i+u_i}{i-1}\frac{a_i+\varepsilon}{a_i+n_i+2\varepsilon}',
     cite='Yilmaz & Aslam 2006, Estimating average precision with incomplete and imperfect judgments, CIKM, DOI 10.1145/1183614.1183633',
     compute=_of_view(inferred_ap)))
@@ -100,20 +105,22 @@ def _iprec(b, k, rel, recall):
     "trec_measures.iprec_at_recall"
     return iprec_at_recall(trec_view(b, rel), [recall])[:, 0]
 
-TREC_ONLY.append(define('IPrec', "interpolated precision at a recall level (written IPrec@0.5; trec_eval 10's rounding)",
-    [_LEVEL, Param('recall', None, float, 'the recall level, 0 to 1')], cutoff='recall', names=dict(ir_measures='IPrec'),
-    formula=r'\max_{j \ge i_c} P@j', compute=_iprec))
+TREC_ONLY.append(define('IPrec',
+    "interpolated precision at a recall level (written IPrec@0.5; trec_eval 10's rounding)",
+    [_LEVEL, Param('recall', None, float, 'the recall level, 0 to 1')], cutoff='recall',
+    names=dict(ir_measures='IPrec'), formula=r'\max_{j \ge i_c} P@j', compute=_iprec))
 
 # %% ../nbs/09c_trec_catalog.ipynb #384467cd
-TREC_ONLY.append(define('11pt_avg', "mean interpolated precision at the recall levels 0, 0.1, …, 1", [_LEVEL], cutoff='none',
-    formula=r'\mathrm{mean}_x\, \mathrm{IPrec}@x', compute=_of_view(eleven_point_average)))
+TREC_ONLY.append(define('11pt_avg', "mean interpolated precision at the recall levels 0, 0.1, …, 1", [_LEVEL],
+    cutoff='none', formula=r'\mathrm{mean}_x\, \mathrm{IPrec}@x', compute=_of_view(eleven_point_average)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #495578de
 def _rprec_mult(b, k, rel, x):
     "trec_measures.rprec_mult"
     return rprec_mult(trec_view(b, rel), [x])[:, 0]
 
-TREC_ONLY.append(define('Rprec_mult', "precision at rank floor(x·R + 0.9), a multiple x of R (written Rprec_mult@0.2)",
+TREC_ONLY.append(define('Rprec_mult',
+    "precision at rank floor(x·R + 0.9), a multiple x of R (written Rprec_mult@0.2)",
     [_LEVEL, Param('x', None, float, 'the multiple of R')], cutoff='x', formula=r'P@\lfloor xR + 0.9\rfloor',
     compute=_rprec_mult))
 
@@ -122,48 +129,56 @@ def _relative_p(b, k, rel):
     "trec_measures.relative_precision"
     return relative_precision(trec_view(b, rel), k)
 
-TREC_ONLY.append(define('relative_P', "precision at k relative to the best possible", [_LEVEL], cutoff='required',
-    formula=r'\sum_{i\le k} r_i / \min(k, R)', compute=_relative_p))
+TREC_ONLY.append(define('relative_P', "precision at k relative to the best possible", [_LEVEL],
+    cutoff='required', formula=r'\sum_{i\le k} r_i / \min(k, R)', compute=_relative_p))
 
 # %% ../nbs/09c_trec_catalog.ipynb #7c88ba01
-TREC_ONLY.append(define('utility', "trec_eval's default utility of the retrieved set: relevant retrieved minus non-relevant retrieved", [_LEVEL],
-    cutoff='none', ties='order-free', formula=r'a - (n - a)', compute=_of_view(utility)))
+TREC_ONLY.append(define('utility',
+    "trec_eval's default utility of the retrieved set: relevant retrieved minus non-relevant retrieved",
+    [_LEVEL], cutoff='none', ties='order-free', formula=r'a - (n - a)', compute=_of_view(utility)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #8d99cb12
-TREC_ONLY.append(define('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL], cutoff='none', summary='sum',
-    ties='order-free', formula=r'\sum_i [0 \le c_i < \ell]', compute=_of_view(num_nonrel_judged_ret)))
+TREC_ONLY.append(define('num_nonrel_judged_ret', "judged non-relevant documents retrieved", [_LEVEL],
+    cutoff='none', summary='sum', ties='order-free', formula=r'\sum_i [0 \le c_i < \ell]',
+    compute=_of_view(num_nonrel_judged_ret)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #9eaadc23
-TREC_ONLY.append(define('yaap', "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions)", [_LEVEL], cutoff='none',
-    formula=r'\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}', compute=_of_view(yaap)))
+TREC_ONLY.append(define('yaap',
+    "yet another AP: log of (1 + summed precisions) over (1 + R - summed precisions)", [_LEVEL],
+    cutoff='none', formula=r'\ln\frac{1 + \sum_{r_i=1} P@i}{1 + R - \sum_{r_i=1} P@i}',
+    compute=_of_view(yaap)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #b0ccfe45
-TREC_ONLY.append(define('binG', "binary G: each relevant document discounted by the non-relevant above it", [_LEVEL], cutoff='none',
-    formula=r'\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)', compute=_of_view(bin_g)))
+TREC_ONLY.append(define('binG', "binary G: each relevant document discounted by the non-relevant above it",
+    [_LEVEL], cutoff='none', formula=r'\frac1R\sum_{r_i=1} 1/\log_2(2 + m_i)', compute=_of_view(bin_g)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #c1dd0f56
 TREC_ONLY.append(define('G', "gain discounted by the gain still missing", [_LEVEL, _GAINMAP], cutoff='none',
-    formula=r'\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}', compute=_of_view(trec_g, with_gains=True)))
+    formula=r'\frac{1}{\sum g^*}\sum_i \frac{g_i}{\log_2(2 + C_i - S_i)}',
+    compute=_of_view(trec_g, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #d2ee1067
-TREC_ONLY.append(define('ndcg_rel', "nDCG averaged over the ideal positions of the relevant documents", [_LEVEL, _GAINMAP], cutoff='none',
+TREC_ONLY.append(define('ndcg_rel', "nDCG averaged over the ideal positions of the relevant documents",
+    [_LEVEL, _GAINMAP], cutoff='none',
     formula=r'\frac1P(\sum_{g_i>0} \frac{\mathrm{DCG}@i}{\mathrm{IDCG}@\min(i,P)} + \dots)',
     compute=_of_view(ndcg_rel, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #e3ff2178
-TREC_ONLY.append(define('Rndcg', "nDCG averaged where the ideal gain changes", [_LEVEL, _GAINMAP], cutoff='none',
-    formula=r'\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}', compute=_of_view(rndcg, with_gains=True)))
+TREC_ONLY.append(define('Rndcg', "nDCG averaged where the ideal gain changes", [_LEVEL, _GAINMAP],
+    cutoff='none', formula=r'\mathrm{mean}_{b\in B} \frac{\mathrm{DCG}@b}{\mathrm{IDCG}@b}',
+    compute=_of_view(rndcg, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #f4003289
-TREC_ONLY.append(define('ideal_dcg', "DCG of the ideal ranking of the judged documents", [_LEVEL, _GAINMAP], cutoff='none',
-    formula=r'\sum_{i\le P} g^*_i/\log_2(i+1)', compute=_of_view(ideal_dcg, with_gains=True)))
+TREC_ONLY.append(define('ideal_dcg', "DCG of the ideal ranking of the judged documents", [_LEVEL, _GAINMAP],
+    cutoff='none', formula=r'\sum_{i\le P} g^*_i/\log_2(i+1)', compute=_of_view(ideal_dcg, with_gains=True)))
 
 # %% ../nbs/09c_trec_catalog.ipynb #162254ab
 def _rbp(b, k, rel, p, gains):
     "trec_measures.trec_rbp"
     return trec_rbp(trec_view(b, rel), p, _grade_gains(gains))
 
-TREC_ONLY.append(define('rbp', "trec_eval's rank-biased precision, gains scaled into [0, 1] (ir_measures' RBP is the C/W/L form)",
+TREC_ONLY.append(define('rbp',
+    "trec_eval's rank-biased precision, gains scaled into [0, 1] (ir_measures' RBP is the C/W/L form)",
     [_LEVEL, _PERSISTENCE, _GAINMAP], cutoff='none', formula=r'(1-p)\sum_i \tilde g_i p^{i-1}',
     cite='Moffat & Zobel 2008, Rank-biased precision for measurement of retrieval effectiveness, TOIS, DOI 10.1145/1416950.1416952',
     compute=_rbp))
@@ -173,7 +188,8 @@ def _rbp_resid(b, k, rel, p):
     "trec_measures.rbp_residual"
     return rbp_residual(trec_view(b, rel), p)
 
-TREC_ONLY.append(define('rbp_resid', "RBP's residual: the weight of unjudged ranks and of the ranks below the run", [_LEVEL, _PERSISTENCE],
+TREC_ONLY.append(define('rbp_resid',
+    "RBP's residual: the weight of unjudged ranks and of the ranks below the run", [_LEVEL, _PERSISTENCE],
     cutoff='none', formula=r'p^n + (1-p)\sum_{c_i<0} p^{i-1}', compute=_rbp_resid))
 
 # %% ../nbs/09c_trec_catalog.ipynb #384476cd
@@ -181,8 +197,8 @@ def _unj(b, k, rel):
     "trec_measures.unjudged_share"
     return unjudged_share(trec_view(b, rel), k)
 
-TREC_ONLY.append(define('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required', coverage=True,
-    formula=r'\frac1k\sum_{i\le k}[c_i<0]', compute=_unj))
+TREC_ONLY.append(define('unj', "share of the top k that is unjudged", [_LEVEL], cutoff='required',
+    coverage=True, formula=r'\frac1k\sum_{i\le k}[c_i<0]', compute=_unj))
 
 # %% ../nbs/09c_trec_catalog.ipynb #6b77a9f0
 TREC_ONLY += [define('relstring', "the relevance codes of the top N documents as a string (per query only)", cutoff='none',
@@ -271,38 +287,43 @@ def _coefficients(p)->list:
     return c
 
 # %% ../nbs/09c_trec_catalog.ipynb #0f52b04e
-_form('runid', 'runid', lambda q, p: [('runid', np.full(len(q), '', dtype=object))], summary='runid', kind='str', formula='—',
-      per_query=False, formats=ALL_FORMATS)
-_form('num_q', 'NumQ', single('num_q', lambda q: np.ones(len(q), np.int64)), summary='sum', kind='int', formula=r'$1$ per query',
-      per_query=False, formats=ALL_FORMATS)
-_form('num_ret', 'NumRet', single('num_ret', lambda q: q.n_ret.copy()), summary='sum', kind='int', doc="documents retrieved",
-      formula=r'$n$')
-_form('num_rel', 'NumRel', single('num_rel', lambda q: q.num_rel.copy()), summary='sum', kind='int', formula=r'$R$')
-_form('num_rel_ret', 'NumRelRet', single('num_rel_ret', lambda q: q.num_rel_ret.copy()), summary='sum', kind='int',
-      doc="relevant documents retrieved", formula=r'$\sum_i r_i$')
-_form('num_nonrel_judged_ret', 'num_nonrel_judged_ret', single('num_nonrel_judged_ret', num_nonrel_judged_ret), summary='sum', kind='int')
+_form('runid', 'runid', lambda q, p: [('runid', np.full(len(q), '', dtype=object))], summary='runid',
+      kind='str', formula='—', per_query=False, formats=ALL_FORMATS)
+_form('num_q', 'NumQ', single('num_q', lambda q: np.ones(len(q), np.int64)), summary='sum', kind='int',
+      formula=r'$1$ per query', per_query=False, formats=ALL_FORMATS)
+_form('num_ret', 'NumRet', single('num_ret', lambda q: q.n_ret.copy()), summary='sum', kind='int',
+      doc="documents retrieved", formula=r'$n$')
+_form('num_rel', 'NumRel', single('num_rel', lambda q: q.num_rel.copy()), summary='sum', kind='int',
+      formula=r'$R$')
+_form('num_rel_ret', 'NumRelRet', single('num_rel_ret', lambda q: q.num_rel_ret.copy()), summary='sum',
+      kind='int', doc="relevant documents retrieved", formula=r'$\sum_i r_i$')
+_form('num_nonrel_judged_ret', 'num_nonrel_judged_ret',
+      single('num_nonrel_judged_ret', num_nonrel_judged_ret), summary='sum', kind='int')
 
 # %% ../nbs/09c_trec_catalog.ipynb #603608d2
-_form('P', 'P', per_long_cutoff('P', _each(lambda q, k: precision(q.relevant, k)), _CUTS), _CUTS, params='long_cutoffs', cut='k',
+_form('P', 'P', per_long_cutoff('P', _each(lambda q, k: precision(q.relevant, k)), _CUTS), _CUTS,
+      params='long_cutoffs', cut='k',
       doc="precision at k (a short list is padded with non-relevant documents)")
-_form('recall', 'R', per_long_cutoff('recall', _each(lambda q, k: recall(q.relevant, k)), _CUTS), _CUTS, params='long_cutoffs',
-      cut='k', doc="recall at k")
-_form('success', 'Success', per_long_cutoff('success', _each(lambda q, k: success(q.relevant, k)), '1,5,10'), '1,5,10',
-      params='long_cutoffs', cut='k', doc="1 when a relevant document is in the top k")
+_form('recall', 'R', per_long_cutoff('recall', _each(lambda q, k: recall(q.relevant, k)), _CUTS), _CUTS,
+      params='long_cutoffs', cut='k', doc="recall at k")
+_form('success', 'Success', per_long_cutoff('success', _each(lambda q, k: success(q.relevant, k)), '1,5,10'),
+      '1,5,10', params='long_cutoffs', cut='k', doc="1 when a relevant document is in the top k")
 _form('Rprec', 'Rprec', single('Rprec', lambda q: r_precision(q.relevant)), doc="precision at rank R")
 _form('recip_rank', 'RR', single('recip_rank', lambda q: reciprocal_rank(q.relevant)),
       doc="one over the rank of the first relevant document")
 
 # %% ../nbs/09c_trec_catalog.ipynb #d3f4b5a6
-_form('relative_P', 'relative_P', per_long_cutoff('relative_P', _each(relative_precision), _CUTS), _CUTS, params='long_cutoffs',
-      cut='k')
-_form('Rprec_mult', 'Rprec_mult', per_float_cutoff('Rprec_mult', rprec_mult, _MULTS), _MULTS, params='float_cutoffs', cut='x',
-      doc="precision at multiples x of R")
+_form('relative_P', 'relative_P', per_long_cutoff('relative_P', _each(relative_precision), _CUTS), _CUTS,
+      params='long_cutoffs', cut='k')
+_form('Rprec_mult', 'Rprec_mult', per_float_cutoff('Rprec_mult', rprec_mult, _MULTS), _MULTS,
+      params='float_cutoffs', cut='x', doc="precision at multiples x of R")
 
 # %% ../nbs/09c_trec_catalog.ipynb #39b49d16
-_form('map', 'AP', single('map', trec_map), doc="average precision (divided by R)", formula=r'$\frac{1}{R}\sum_i r_i P@i$')
+_form('map', 'AP', single('map', trec_map), doc="average precision (divided by R)",
+      formula=r'$\frac{1}{R}\sum_i r_i P@i$')
 _form('gm_map', 'gm_map', single('gm_map', trec_map), summary='gm', per_query=False)
-_form('map_cut', 'AP', per_long_cutoff('map_cut', _each(lambda q, k: average_precision(q.relevant, k)), _CUTS), _CUTS,
+_form('map_cut', 'AP',
+      per_long_cutoff('map_cut', _each(lambda q, k: average_precision(q.relevant, k)), _CUTS), _CUTS,
       params='long_cutoffs', cut='k', doc="AP over the top k (divided by R)")
 _form('set_map', 'SetAP', single('set_map', set_map))
 _form('yaap', 'yaap', single('yaap', yaap))
@@ -311,27 +332,34 @@ _form('yaap', 'yaap', single('yaap', yaap))
 _form('bpref', 'Bpref', single('bpref', bpref))
 _form('infAP', 'infAP', single('infAP', inferred_ap))
 _form('gm_bpref', 'gm_bpref', single('gm_bpref', bpref), summary='gm', per_query=False)
-_form('iprec_at_recall', 'IPrec', per_float_cutoff('iprec_at_recall', iprec_at_recall, _LEVELS), _LEVELS, params='float_cutoffs',
-      cut='recall', doc="interpolated precision at recall levels (rounding changed in v10)")
-_form('11pt_avg', '11pt_avg', with_text('11pt_avg', lambda q, p: eleven_point_average(q, None if p is None else float_params('11pt_avg', p))),
-      _LEVELS, params='floats')
+_form('iprec_at_recall', 'IPrec', per_float_cutoff('iprec_at_recall', iprec_at_recall, _LEVELS), _LEVELS,
+      params='float_cutoffs', cut='recall',
+      doc="interpolated precision at recall levels (rounding changed in v10)")
+_form('11pt_avg', '11pt_avg',
+      with_text('11pt_avg', lambda q, p: eleven_point_average(q,
+      None if p is None else float_params('11pt_avg', p))), _LEVELS, params='floats')
 
 # %% ../nbs/09c_trec_catalog.ipynb #929a09de
 _form('dcg', 'DCG', with_text('dcg', lambda q, p: trec_dcg(q, _grades('dcg', p))), params='pairs',
       doc="DCG of the whole ranking (not normalised); gains as for ndcg", formula=r'$\sum_i g_i/\log_2(i+1)$')
-_form('ideal_dcg', 'ideal_dcg', with_text('ideal_dcg', lambda q, p: ideal_dcg(q, _grades('ideal_dcg', p))), params='pairs')
+_form('ideal_dcg', 'ideal_dcg', with_text('ideal_dcg', lambda q, p: ideal_dcg(q, _grades('ideal_dcg', p))),
+      params='pairs')
 _form('ndcg', 'nDCG', with_text('ndcg', lambda q, p: trec_ndcg(q, _grades('ndcg', p))), params='pairs',
-      doc="nDCG of the whole ranking; gains are the grades, or grade=gain pairs", formula=r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$')
-_form('ndcg_cut', 'nDCG', per_long_cutoff('ndcg_cut', lambda q, ks: ndcg(q.graded, ks), _CUTS), _CUTS, params='long_cutoffs', cut='k',
-      doc="nDCG at k (gains are the grades)")
+      doc="nDCG of the whole ranking; gains are the grades, or grade=gain pairs",
+      formula=r'$\mathrm{DCG}@n/\mathrm{IDCG}@P$')
+_form('ndcg_cut', 'nDCG', per_long_cutoff('ndcg_cut', lambda q, ks: ndcg(q.graded, ks), _CUTS), _CUTS,
+      params='long_cutoffs', cut='k', doc="nDCG at k (gains are the grades)")
 
 # %% ../nbs/09c_trec_catalog.ipynb #b7d8f9ea
-_form('ndcg_rel', 'ndcg_rel', with_text('ndcg_rel', lambda q, p: ndcg_rel(q, _grades('ndcg_rel', p))), params='pairs')
+_form('ndcg_rel', 'ndcg_rel', with_text('ndcg_rel', lambda q, p: ndcg_rel(q, _grades('ndcg_rel', p))),
+      params='pairs')
 _form('Rndcg', 'Rndcg', with_text('Rndcg', lambda q, p: rndcg(q, _grades('Rndcg', p))), params='pairs')
 _form('G', 'G', with_text('G', lambda q, p: trec_g(q, _grades('G', p))), params='pairs')
 _form('binG', 'binG', single('binG', bin_g))
-_form('rbp', 'rbp', with_text('rbp', lambda q, p: trec_rbp(q, *_persistence('rbp', p))), 'p=0.9', params='pairs', versions=(10,))
-_form('rbp_resid', 'rbp_resid', with_text('rbp_resid', lambda q, p: rbp_residual(q, _persistence('rbp_resid', p)[0])), 'p=0.9',
+_form('rbp', 'rbp', with_text('rbp', lambda q, p: trec_rbp(q, *_persistence('rbp', p))), 'p=0.9',
+      params='pairs', versions=(10,))
+_form('rbp_resid', 'rbp_resid',
+      with_text('rbp_resid', lambda q, p: rbp_residual(q, _persistence('rbp_resid', p)[0])), 'p=0.9',
       params='pairs', versions=(10,))
 
 # %% ../nbs/09c_trec_catalog.ipynb #bef68863
@@ -339,13 +367,18 @@ _form('set_P', 'SetP', single('set_P', set_precision), doc="precision of the ret
 _form('set_relative_P', 'SetP', single('set_relative_P', set_relative_precision), fixed={'relative': True},
       doc="set precision relative to the best possible", formula=r'$a/\min(n, R)$')
 _form('set_recall', 'SetR', single('set_recall', set_recall))
-_form('set_F', 'SetF', with_text('set_F', lambda q, p: set_f(q, 1.0 if p is None else float_params('set_F', p)[0])), '1.0',
+_form('set_F', 'SetF',
+      with_text('set_F', lambda q, p: set_f(q, 1.0 if p is None else float_params('set_F', p)[0])), '1.0',
       params='floats')
-_form('utility', 'utility', with_text('utility', lambda q, p: utility(q, _coefficients(p))), '1.0,-1.0,0.0,0.0', params='floats',
-      doc="weighted contingency table of the retrieved set", formula=r'$p_1a + p_2b + p_3c + p_4d$')
-_form('unj', 'unj', per_long_cutoff('unj', _each(unjudged_share), '5,10,20'), '5,10,20', params='long_cutoffs', cut='k', versions=(10,))
-_form('relstring', 'relstring', with_text('relstring', lambda q, p: relstring(q, 10 if p is None else int(float_params('relstring', p)[0]))),
-      '10', summary='none', kind='str', params='floats')
+_form('utility', 'utility', with_text('utility', lambda q, p: utility(q, _coefficients(p))),
+      '1.0,-1.0,0.0,0.0', params='floats', doc="weighted contingency table of the retrieved set",
+      formula=r'$p_1a + p_2b + p_3c + p_4d$')
+_form('unj', 'unj', per_long_cutoff('unj', _each(unjudged_share), '5,10,20'), '5,10,20',
+      params='long_cutoffs', cut='k', versions=(10,))
+_form('relstring', 'relstring',
+      with_text('relstring', lambda q, p: relstring(q,
+      10 if p is None else int(float_params('relstring', p)[0]))), '10', summary='none', kind='str',
+      params='floats')
 
 # %% ../nbs/09c_trec_catalog.ipynb #db305cca
 def averaged_over_groups(base:TrecMeasure, # a standard form, e.g. trec_eval's `map`
