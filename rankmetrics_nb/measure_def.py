@@ -20,6 +20,7 @@ class GainMap(dict):
     "A {grade: gain} map as a parameter value: hashable, so a measure holding one can be a dict key."
     def __hash__(self): return hash(tuple(sorted(self.items())))
 
+# %% ../nbs/09_measure_def.ipynb #cc6f6f3a
 def _mapping(text:str, measure:str, name:str)->dict:
     "{grade: gain} from `{0:0,1:1,2:3}` (braces optional)."
     t = text.strip()
@@ -67,6 +68,7 @@ def _number(p:Param, t:str, text, measure:str):
         except EvalInputError as e: raise EvalInputError(f"{measure}: {e}") from None
     return v
 
+# %% ../nbs/09_measure_def.ipynb #449fc884
 def _parse(self:Param, text, # the value as written in a name, or a Python value
            measure:str, # the measure's name, for messages
           ):

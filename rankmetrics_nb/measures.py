@@ -45,6 +45,7 @@ def _aliases()->dict:
     "{alias: (canonical name, fixed parameters)}, from the entries."
     return {a: (d.name, fixed) for d in REGISTRY.values() for a, fixed in d.aliases.items()}
 
+# %% ../nbs/09d_measures.ipynb #a41442a1
 def _trec_names()->dict:
     "{trec_eval name: its form}, from the entries."
     return {f.name: f for d in REGISTRY.values() for f in d.trec}
@@ -56,6 +57,7 @@ def trec_forms(rel_format:str='qrels', # trec_eval's -R: which relevance format 
     forms = [f for f in _trec_names().values() if rel_format in f.formats]
     return {f.name: f for f in sorted(forms, key=lambda f: f.order)}
 
+# %% ../nbs/09d_measures.ipynb #c1cc1a98
 def _nicknames(rel_format:str)->dict:
     "{nickname: [measures]} of a relevance format, in trec_eval's order."
     names = list(trec_forms(rel_format))
@@ -85,6 +87,7 @@ def measure_table(rel_format:str='qrels', # trec_eval's -R
         raise EvalInputError(f"rel_info format {rel_format!r} is not supported; the formats read here are {', '.join(REL_FORMATS)}")
     return trec_forms(rel_format), _nicknames(rel_format)
 
+# %% ../nbs/09d_measures.ipynb #bc45dc1a
 def format_of(name:str)->str|None:
     "The relevance format whose table holds the measure or nickname `name` (None if none)."
     return next((f for f in REL_FORMATS if name in measure_table(f)[0] or name in measure_table(f)[1]), None)
@@ -131,6 +134,7 @@ class Measure:
 _CUTOFF_RULES = ('optional', 'required', 'none')
 GM_FLOOR = 1e-5     # trec_eval's floor under a geometric mean's values (gm_map, gm_bpref)
 
+# %% ../nbs/09d_measures.ipynb #69b82ec3
 def _front_end_only(d:MeasureDef)->str:
     what = {'prefs': "reads preference judgements (trec_eval -R prefs or qrels_prefs)",
             'qrels_jg': "reads judgement groups (trec_eval -R qrels_jg)",
@@ -145,6 +149,7 @@ def known_names()->list:
     cut = [f'{f.name}_10' for f in _trec_names().values() if f.params == 'long_cutoffs']
     return [*REGISTRY, *_aliases(), *(n for n, f in _trec_names().items() if f.params != 'long_cutoffs'), *cut]
 
+# %% ../nbs/09d_measures.ipynb #4dd1e9ef
 def _unknown(name:str, text:str)->EvalInputError:
     pool = known_names()
     lower = {n.lower(): n for n in pool}
@@ -153,6 +158,7 @@ def _unknown(name:str, text:str)->EvalInputError:
     hint = f"; did you mean {', '.join(close)}?" if close else ''
     return EvalInputError(f"unknown measure {text!r}{hint} (the measures: rankmetrics_nb.measures.REGISTRY, or the measures page)")
 
+# %% ../nbs/09d_measures.ipynb #d18dc34a
 def _trec_name(name:str, text:str):
     "(registry name, fixed parameters, cutoff) for a trec_eval name: `map`, `P_10`, `iprec_at_recall_0.50`; None if it is not one."
     forms = _trec_names()
@@ -168,6 +174,7 @@ def _trec_name(name:str, text:str):
         return f.measure, dict(f.fixed), check_k(int(tail), f'{text!r}: the cutoff')
     return f.measure, dict(f.fixed) | {f.cut: REGISTRY[f.measure].param(f.cut).parse(tail, f.measure)}, None
 
+# %% ../nbs/09d_measures.ipynb #dda90c29
 def _resolve(name:str, text:str):
     "(registry name, fixed parameters, cutoff from the name) for a bare name."
     if name in REGISTRY: return name, {}, None
@@ -185,6 +192,7 @@ def _parse_k(text:str, d:MeasureDef, written:str):
     if not re.fullmatch(r'\d+', text): raise EvalInputError(f"{written!r}: the cutoff must be a positive whole number; got {text!r}")
     return check_k(int(text), f'{written!r}: the cutoff')
 
+# %% ../nbs/09d_measures.ipynb #5c1aaa16
 def _split_params(text:str)->list:
     "`name=value` items separated by commas outside braces."
     items, depth, cur = [], 0, ''
@@ -194,6 +202,7 @@ def _split_params(text:str)->list:
         else: cur += ch
     return [s.strip() for s in items + [cur] if s.strip()]
 
+# %% ../nbs/09d_measures.ipynb #9b315328
 def _parse_params(text:str, d:MeasureDef, written:str)->tuple:
     "({our parameter: value}, cutoff given as ir_measures' cutoff= or None)."
     out, k = {}, None
@@ -229,6 +238,7 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
     values = {p.name: p.default for p in d.params} | fixed | given      # every value was checked by its Param
     return Measure(name, tuple((p.name, values[p.name]) for p in d.params), k, frozenset(fixed) | frozenset(given))
 
+# %% ../nbs/09d_measures.ipynb #d73c762b
 def canonical(text:str, # a measure name
              )->str:
     "The canonical form of a measure name."
@@ -241,12 +251,14 @@ def _measure_text(name:str, params:dict, k)->str:
     shown = ','.join(f'{n}={v if n in d.translate else d.param(n).text(v)}' for n, v in params.items() if v is not None)
     return name + (f'({shown})' if shown else '') + ('' if k is None else f'@{k}')
 
+# %% ../nbs/09d_measures.ipynb #c6678d1a
 def _at(self:Measure, k)->Measure:
     "`m@k`: the measure cut at rank k (for IPrec: at recall level k)."
     d = self.definition
     if d.cutoff not in _CUTOFF_RULES: return parse_measure(_measure_text(self.name, dict(self.params) | {d.cutoff: k}, None))
     return parse_measure(_measure_text(self.name, dict(self.params), k))
 
+# %% ../nbs/09d_measures.ipynb #6deecc74
 def _with_params(self:Measure, **params)->Measure:
     "`m(rel=2)`: the measure with these parameters (the others as they are; ir_measures' cutoff= sets the cutoff)."
     k, d = params.pop('cutoff', self.k), self.definition
@@ -255,6 +267,7 @@ def _with_params(self:Measure, **params)->Measure:
 
 Measure.__matmul__, Measure.__call__ = _at, _with_params
 
+# %% ../nbs/09d_measures.ipynb #408f22e3
 def measure(name:str, # a registry name or alias, without cutoff or parameters
            )->Measure:
     "The measure object `name` stands for, with its default parameters and no cutoff (set one with `@`)."
@@ -285,6 +298,7 @@ def _param_text(p:Param)->str:
     words = f" or {bar.join(p.words)}" if p.words else ''
     return f"`{p.name}={p.default}` ({kind}{words}{_range_text(p)}): {p.doc}"
 
+# %% ../nbs/09d_measures.ipynb #6eafc17b
 def _range_text(p:Param)->str:
     "A number's declared range, as the table writes it: `, > 0`, `, in [0, 1]`."
     if p.low is not None and p.high is not None: return f", in {'(' if p.open_low else '['}{p.low:g}, {p.high:g}]"
@@ -298,6 +312,7 @@ def _trec_text(f)->str:
     if f.cut is not None: return f'`{f.name}_{f.cut}`'
     return f'`{f.name}`' + (' (-R ' + '/'.join(f.formats) + ')' if 'qrels' not in f.formats else '')
 
+# %% ../nbs/09d_measures.ipynb #e00e7f53
 def registry_table(rows:list=None, # registry names to show; None: all
                   )->str:
     "The cheat sheet: every measure with its names in each tool, its parameters and defaults, and what it computes."

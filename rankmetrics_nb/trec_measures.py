@@ -33,6 +33,7 @@ def _before(m:np.ndarray)->np.ndarray:
     "How many True cells come strictly before each cell of its row."
     return np.cumsum(m, axis=1) - m
 
+# %% ../nbs/08b_trec_measures.ipynb #4b34ab48
 def _pad(m:np.ndarray, width:int, fill)->np.ndarray:
     "`m` with at least `width` columns, the new ones `fill`."
     return m if m.shape[1] >= width else np.pad(m, ((0, 0), (0, width - m.shape[1])), constant_values=fill)
@@ -47,7 +48,10 @@ def _cells(q, name:str, m:np.ndarray)->tuple:
         q.__dict__[name] = r, c, np.arange(len(r)) - starts[r], starts, r * (m.shape[1] + 1) + c
     return q.__dict__[name]
 
+# %% ../nbs/08b_trec_measures.ipynb #601220c3
 def _hit_cells(q)->tuple: return _cells(q, '_hit_cells', q.hit)            # few per query: the measures below read these
+
+# %% ../nbs/08b_trec_measures.ipynb #b09a5d4e
 def _judged_cells(q)->tuple: return _cells(q, '_judged_cells', q.judged)   # every document in the qrels
 
 # %% ../nbs/08b_trec_measures.ipynb #212ff21e
@@ -133,6 +137,7 @@ def _in_row(flag:np.ndarray, r:np.ndarray, starts:np.ndarray, strict:bool=False)
     at_start = c[starts[r]] - flag[starts[r]] if len(r) else c
     return c - at_start - flag if strict else c - at_start
 
+# %% ../nbs/08b_trec_measures.ipynb #a9c46ba1
 def _row_sums(r:np.ndarray, j:np.ndarray, v:np.ndarray, n:int)->np.ndarray:
     "Per row, the values `v` of its cells (row `r`, index `j` in the row) added left to right, as trec_eval adds rank by rank."
     m = np.zeros((n, int(j.max(initial=-1)) + 1))
@@ -160,6 +165,7 @@ def _hits_at(q:TrecQueries, k)->np.ndarray:
     k = np.minimum(np.broadcast_to(np.asarray(k, np.int64), (len(q),)), q.hit.shape[1])
     return np.searchsorted(key, np.arange(len(q)) * (q.hit.shape[1] + 1) + k) - starts[:-1]
 
+# %% ../nbs/08b_trec_measures.ipynb #9440ad91
 def relative_precision(q:TrecQueries, # the queries
                        k:int, # the cutoff
                       )->np.ndarray:
@@ -172,6 +178,7 @@ def _still_relevant(q:TrecQueries)->np.ndarray:
     r, c, j, starts, _ = _hit_cells(q)
     return (q.num_rel_ret - np.diff(starts))[r] + j + 1
 
+# %% ../nbs/08b_trec_measures.ipynb #68d90fcb
 def rprec_mult(q:TrecQueries, # the queries
                multiples:list, # the multiples x of R
               )->np.ndarray:
@@ -189,6 +196,7 @@ def trec_map(q:TrecQueries)->np.ndarray:
     "trec_eval's map: `average_precision` of `q.relevant`, and inf where R = 0 but a level <= -1 found relevant documents."
     return np.where((q.num_rel == 0) & q.hit.any(axis=1), np.inf, average_precision(q.relevant))
 
+# %% ../nbs/08b_trec_measures.ipynb #f24b51f1
 def set_map(q:TrecQueries)->np.ndarray:
     "Set precision times set recall: (relevant retrieved)² over retrieved × R."
     return safe_ratio(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
@@ -240,6 +248,7 @@ def _recall_rank_counts(q:TrecQueries, x:float)->np.ndarray:
     r = x * q.num_rel
     return (np.floor(r + 0.5) if q.version >= 10 else np.trunc(r + 0.9)).astype(np.int64)
 
+# %% ../nbs/08b_trec_measures.ipynb #95fb5b83
 def _best_below(q:TrecQueries)->tuple:
     "(precision where the walk starts, the best precision from each hit down (queries × hits), hits per query)."
     A, n = q.num_rel_ret, q.n_ret
@@ -295,6 +304,7 @@ def _gains(codes:np.ndarray, gains:dict)->np.ndarray:
     for grade, gain in gains.items(): G = np.where(codes == grade, gain, G)
     return G
 
+# %% ../nbs/08b_trec_measures.ipynb #e9809e38
 def _msort(items:list, cmp:Callable)->list:
     "glibc's qsort on a short array: a top-down merge sort that keeps the left item unless `cmp(left, right) > 0`."
     if len(items) <= 1: return list(items)
@@ -303,6 +313,7 @@ def _msort(items:list, cmp:Callable)->list:
     while a and b: out.append(a.pop(0) if cmp(a[0], b[0]) <= 0 else b.pop(0))
     return out + a + b
 
+# %% ../nbs/08b_trec_measures.ipynb #47b945d1
 def _gain_levels(gains:dict, n_levels:int)->list:
     """trec_eval's gain table of a query whose judged grades run up to `n_levels - 1`: `[(grade, gain)]`, the named grades
     first, then the other grades with gain = grade, sorted as trec_eval sorts it: by gain, comparing the difference of
@@ -337,10 +348,12 @@ def _ideal(q:TrecQueries, gains:dict)->np.ndarray:
         I[np.repeat(rows, T), pos] = flat
     return I
 
+# %% ../nbs/08b_trec_measures.ipynb #1f0fad2d
 def _gain_setup(q:TrecQueries, gains:dict)->tuple:
     "(gain at each rank, ideal gains) under the gain map `gains` ({grade: gain}; {} for the grades themselves)."
     return _gains(q.codes, gains), _ideal(q, gains)
 
+# %% ../nbs/08b_trec_measures.ipynb #3924c02a
 def _discount(n:int)->np.ndarray: return discount_weights(n)      # the dcg module's 1/log2(i+1)
 
 # %% ../nbs/08b_trec_measures.ipynb #929a09dd
@@ -356,10 +369,12 @@ def trec_dcg(q:TrecQueries, gains:dict=None)->np.ndarray:
     "trec_eval's dcg: `dcg` of `q.graded`, or with a gain map the DCG of `gain_dcgs`."
     return gain_dcgs(q, gains)[0] if gains else dcg(q.graded)
 
+# %% ../nbs/08b_trec_measures.ipynb #518a29b4
 def ideal_dcg(q:TrecQueries, gains:dict=None)->np.ndarray:
     "trec_eval's ideal_dcg: the DCG of the ideal ranking of the judged documents (gains as for `trec_dcg`)."
     return gain_dcgs(q, gains or {})[1]
 
+# %% ../nbs/08b_trec_measures.ipynb #7bdb6998
 def trec_ndcg(q:TrecQueries, gains:dict=None)->np.ndarray:
     "trec_eval's ndcg: `ndcg` of `q.graded`, or with a gain map DCG over ideal DCG of `gain_dcgs`."
     return safe_ratio(*gain_dcgs(q, gains)) if gains else ndcg(q.graded)
@@ -399,6 +414,7 @@ def trec_g(q:TrecQueries, gains:dict=None)->np.ndarray:
         term = np.where(G != 0, G / np.log2(2 + C - np.cumsum(G, axis=1)), 0.0)
     return safe_ratio(term.sum(axis=1), I.sum(axis=1))
 
+# %% ../nbs/08b_trec_measures.ipynb #1e2704d8
 def bin_g(q:TrecQueries)->np.ndarray:
     "trec_eval's binG: each relevant retrieved document discounted by the non-relevant documents above it, over R."
     m = _before(~q.hit & ~np.isnan(q.codes))
@@ -410,10 +426,12 @@ def set_precision(q:TrecQueries)->np.ndarray:
     "Judged relevant retrieved over retrieved."
     return safe_ratio(q.num_rel_ret, q.n_ret)
 
+# %% ../nbs/08b_trec_measures.ipynb #3397eedc
 def set_recall(q:TrecQueries)->np.ndarray:
     "Judged relevant retrieved over R."
     return safe_ratio(q.num_rel_ret, q.num_rel)
 
+# %% ../nbs/08b_trec_measures.ipynb #85de5f5c
 def set_relative_precision(q:TrecQueries)->np.ndarray:
     "Judged relevant retrieved over the most there could be, min(retrieved, R)."
     return safe_ratio(q.num_rel_ret, np.minimum(q.n_ret, q.num_rel))
@@ -428,6 +446,7 @@ def set_f(q:TrecQueries, # the queries
     with np.errstate(divide='ignore', invalid='ignore'):
         return np.where(A > 0, (beta + 1.0) * P * R / (beta * P + R), 0.0)       # trec_eval's order of operations
 
+# %% ../nbs/08b_trec_measures.ipynb #50d5f2d0
 def utility(q:TrecQueries, # the queries
             coefficients=(1.0, -1.0, 0.0, 0.0), # the weights of relevant retrieved, non-relevant retrieved, relevant missed, non-relevant missed
            )->np.ndarray:
@@ -440,6 +459,7 @@ def _powers(p:float, n:int)->np.ndarray:
     "p^0 .. p^n by repeated multiplication, as trec_eval steps them (pow can differ in the last bit)."
     return np.cumprod(np.r_[1.0, np.full(n, p)])
 
+# %% ../nbs/08b_trec_measures.ipynb #9207b255
 def _scaled_table(gains:dict, n_levels:int)->tuple:
     "(grades, gains) of trec_eval's gain table for a query with grades up to `n_levels - 1`, rescaled into [0, 1] when outside."
     table = _gain_levels(gains, n_levels)
@@ -470,6 +490,7 @@ def trec_rbp(q:TrecQueries, # the queries
         for grade, x in zip(grades, v): g[rows] = np.where(codes[rows] == grade, x, g[rows])
     return (1 - p) * sum_in_rank_order(g * _powers(p, g.shape[1])[:-1])
 
+# %% ../nbs/08b_trec_measures.ipynb #8f77eade
 def rbp_residual(q:TrecQueries, persistence:float=0.9)->np.ndarray:
     "The weight RBP leaves undecided: the unjudged retrieved ranks and everything below the ranking (0 without an unjudged one)."
     unj = q.codes < 0                                        # padding (NaN) is not

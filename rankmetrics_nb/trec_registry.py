@@ -14,7 +14,9 @@ __all__ = ['bad_param', 'long_cutoffs', 'float_cutoffs', 'float_params', 'pair_p
            'with_text', 'per_long_cutoff', 'per_float_cutoff']
 
 # %% ../nbs/09a_trec_registry.ipynb #5be2c4a7
-def bad_param(name:str, text:str, why:str)->EvalInputError: return EvalInputError(f"measure {name}: bad parameter {text!r}: {why}")
+def bad_param(name:str, text:str, why:str)->EvalInputError:
+    "The error of a measure's bad parameter text: the measure, the text and why."
+    return EvalInputError(f"measure {name}: bad parameter {text!r}: {why}")
 
 def _whole(name:str, t:str)->int:
     "`t` read like C's atol: its leading whole number."
@@ -23,9 +25,11 @@ def _whole(name:str, t:str)->int:
     return int(m.group())
 
 def _float(name:str, t:str)->float:
+    "`t` read as a number, or a bad parameter."
     try: return float(t)
     except ValueError: raise bad_param(name, t, f"{t!r} is not a number") from None
 
+# %% ../nbs/09a_trec_registry.ipynb #5be2c4a9
 def long_cutoffs(name:str, text:str)->list:
     "Whole-number cutoffs from `text`, sorted; positive and distinct."
     c = sorted(_whole(name, t) for t in text.split(','))
@@ -33,14 +37,18 @@ def long_cutoffs(name:str, text:str)->list:
     if len(set(c)) < len(c): raise bad_param(name, text, "duplicate cutoffs")
     return c
 
+# %% ../nbs/09a_trec_registry.ipynb #5be2c4aa
 def float_cutoffs(name:str, text:str)->list:
     "Number cutoffs from `text`, sorted; distinct."
     c = sorted(_float(name, t) for t in text.split(','))
     if len(set(c)) < len(c): raise bad_param(name, text, "duplicate cutoffs")
     return c
 
-def float_params(name:str, text:str)->list: return [_float(name, t) for t in text.split(',')]
+def float_params(name:str, text:str)->list:
+    "Numbers from `text`, in the order given."
+    return [_float(name, t) for t in text.split(',')]
 
+# %% ../nbs/09a_trec_registry.ipynb #5be2c4ab
 def pair_params(name:str, text:str)->dict:
     "{name: value} from `name=value,...`; anything else is an error."
     out = {}
@@ -50,8 +58,13 @@ def pair_params(name:str, text:str)->dict:
         out[k] = _float(name, v)
     return out
 
-def gain_map(name:str, pairs:dict, allowed:tuple=(), strict:bool=True)->dict:
-    "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2); other names must be in `allowed` (`strict=False` skips them, as trec_eval does)."
+# %% ../nbs/09a_trec_registry.ipynb #5be2c4ac
+def gain_map(name:str, # the measure's name, for messages
+             pairs:dict, # from `pair_params`
+             allowed:tuple=(), # other names the measure reads (rbp's `p`)
+             strict:bool=True, # False: skip unknown names, as trec_eval does
+            )->dict:
+    "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2)."
     g = {}
     for k, v in pairs.items():
         if k in allowed: continue
