@@ -8,7 +8,7 @@ import difflib, re
 from dataclasses import dataclass, field, replace
 import numpy as np
 from .kit import EvalInputError, check_k, query_mean, tie_groups, judged_only
-from .measure_def import Param, MeasureDef
+from .measure_def import Param, MeasureDef, GainMap, TOOLS
 from .catalog import MEASURES
 from .trec_catalog import TREC_ONLY, FORMS, NICKNAME_LISTS, NOT_IN_ALL_TREC
 from .trec_measures import check_version
@@ -21,7 +21,7 @@ __all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 
            'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11',
            'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'IR_MEASURES_NOT_HERE',
            'trec_forms', 'nickname', 'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure',
-           'canonical', 'measure', 'registry_table']
+           'canonical', 'measure', 'registry_table', 'Param', 'MeasureDef', 'GainMap', 'TOOLS', 'judged_only']
 
 # %% ../nbs/09d_measures.ipynb #db129d2f
 def _assemble(entries:list, # `MeasureDef`s, in the order the registry lists them
@@ -39,6 +39,7 @@ def _assemble(entries:list, # `MeasureDef`s, in the order the registry lists the
     return out
 
 REGISTRY = _assemble(MEASURES + TREC_ONLY, FORMS)    # canonical name -> MeasureDef: the one table of measures
+_all_ = ['Param', 'MeasureDef', 'GainMap', 'TOOLS', 'judged_only']   # declared in measure_def and the kit; read here as before
 
 # %% ../nbs/09d_measures.ipynb #61c8f86c
 def _aliases()->dict:
