@@ -10,9 +10,10 @@ from .precision import precision, recall, success, r_precision
 from .reciprocal_rank import reciprocal_rank
 from .average_precision import average_precision
 from .dcg import ndcg
-from .trec_measures import (trec_view, num_nonrel_judged_ret, relative_precision, rprec_mult, trec_map, set_map, yaap,
-    bpref, inferred_ap, iprec_at_recall, eleven_point_average, trec_dcg, ideal_dcg, trec_ndcg, ndcg_rel, rndcg, trec_g, bin_g,
-    set_precision, set_recall, set_relative_precision, set_f, utility, trec_rbp, rbp_residual, unjudged_share, relstring)
+from rankmetrics_nb.trec_measures import (trec_view, num_nonrel_judged_ret, relative_precision, rprec_mult, trec_map, set_map, yaap,
+    bpref, inferred_ap, iprec_at_recall, eleven_point_average, set_precision, set_recall, set_relative_precision, set_f, utility,
+    unjudged_share, relstring)
+from .trec_gains import trec_dcg, ideal_dcg, trec_ndcg, ndcg_rel, rndcg, trec_g, bin_g, trec_rbp, rbp_residual
 from .trec_prefs import (PREFS_FORMATS, prefs_num_possible, prefs_num_fulfilled, prefs_simp, prefs_pair, prefs_avgjg,
                                        prefs_avgjg_Rnonrel)
 from .trec_registry import (TrecMeasure, bad_param, single, with_text, per_long_cutoff, per_float_cutoff,
