@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/compare.py
 	$(BIN)/python benchmarks/inference.py
 	$(BIN)/python benchmarks/scale.py
+	$(BIN)/python benchmarks/rank_correlation.py
 
 ## headless Chromium for the docs browser check (installed when missing and possible)
 chromium:

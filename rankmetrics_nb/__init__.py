@@ -37,7 +37,7 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
                                 per_query, as_result, check_k, check_rel, check_number, check_choice, check_n_rel, safe_ratio,
                                 sum_in_rank_order, Mean, query_mean, apply_preset, evaluated_report)
-from .kit import TieGroups, tie_groups, refuse_expected
+from .kit import TieGroups, tie_groups, refuse_expected, judged_only
 from .inputs import Qrels, Run, read_qrels, read_run
 from .joins import TIE_POLICIES, join, PreparedQrels, prepare_qrels, join_subtopics
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
@@ -53,7 +53,7 @@ from .cwl import cwl_weights, bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdc
 from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, canonical, registry_table, measure,
                                      P, R, F, Rprec, Success, RR, AP, DCG, nDCG, ERR, Judged, NumRet, NumRel, NumRelRet, NumQ,
                                      MAP, MRR, NDCG, alpha_DCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall,
-                                     judged_only, trec_forms, IR_MEASURES_NOT_HERE, Compat, Accuracy, AUROC, FallOut,
+                                     trec_forms, IR_MEASURES_NOT_HERE, Compat, Accuracy, AUROC, FallOut,
                                      RecallAtFixedPrecision, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG, RBP)
 from .evaluator import evaluate, evaluation, Evaluation, PerQueryValues
 from .tables import ResultTable, Cell, win_tie_loss
@@ -61,7 +61,8 @@ from .plots import forest_plot, differences_plot, distribution_plot, pr_curves, 
 from .store import Store, StoredEvaluation, Leaderboard, StaleResultError
 from .conventions import CONVENTIONS, Convention, convention, conventions_table, apply_conventions, EMPTY_POLICIES
 from .trec_registry import TrecMeasure
-from .trec_measures import TREC_MEASURES, TrecQueries, trec_queries, SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec
+from .measures import TREC_MEASURES, SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec
+from .trec_measures import TrecQueries, trec_queries
 from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
 from .significance import adjust_pvalues
 from .compare import compare, Comparison, urisk, trisk, georisk, trec_risk

@@ -10,11 +10,8 @@ import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean, plain_json
 from .joins import join, TIE_POLICIES
 from .data import example_paths
-from .precision import precision
-from .reciprocal_rank import reciprocal_rank
-from .average_precision import average_precision
-from .dcg import ndcg
-from .evaluator import Evaluation, evaluation, evaluate
+from .measures import parse_measure
+from .evaluator import Evaluation, evaluation
 from .conventions import CONVENTIONS, EMPTY_POLICIES
 from .significance import CORRECTIONS
 from .compare import compare, TESTS, FAMILIES
@@ -28,21 +25,20 @@ __all__ = ['FORMATS', 'DEFAULT_MEASURES', 'COMPARE_FORMATS', 'LEADERBOARD_FORMAT
            'format_evaluation', 'main']
 
 # %% ../nbs/90_cli.ipynb #77bfab48
-_COLUMNS = dict(
-    queries=lambda b, rel: len(b),
-    retrieved=lambda b, rel: int(b.n_ret.sum()),
-    relevant=lambda b, rel: int(b.n_rel.sum()),
-    rel_retrieved=lambda b, rel: int(((b.grades >= rel) & b.judged).sum()),
-    **{'judged@10': lambda b, rel: float(b.judged[:, :10].sum() / max(10 * len(b), 1)),
-       'P@10': lambda b, rel: float(query_mean(precision(b, k=10, rel=rel))),
-       'MAP': lambda b, rel: float(query_mean(average_precision(b, rel=rel))),
-       'MRR': lambda b, rel: float(query_mean(reciprocal_rank(b, rel=rel))),
-       'nDCG@10': lambda b, rel: float(query_mean(ndcg(b, k=10)))})
+_COLUMNS = {'queries': 'NumQ', 'retrieved': 'NumRet', 'relevant': 'NumRel', 'rel_retrieved': 'NumRelRet', 'judged@10': 'Judged@10',
+            'P@10': 'P@10', 'MAP': 'AP', 'MRR': 'RR', 'nDCG@10': 'nDCG@10'}    # column: the registry's measure
+
+def _column(batch:Batch, name:str):
+    "The registry measure `name` on `batch`, at the batch's relevance threshold: a sum for the counts, else the mean."
+    m = parse_measure(name)
+    if dict(m.params).get('rel') is not None: m = m(rel=batch.rel)
+    v = m.compute(batch)
+    return int(v.sum()) if m.definition.summary == 'sum' else float(query_mean(v))
 
 def summarize(batch:Batch, # a joined run
              )->dict:
     "The summary table's row for one run."
-    return {name: f(batch, batch.rel) for name, f in _COLUMNS.items()}
+    return {col: _column(batch, name) for col, name in _COLUMNS.items()}
 
 def _aligned(rows:list)->str:
     "Rows of cells, the first left-aligned, the rest right-aligned, under a rule."

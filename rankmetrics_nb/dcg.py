@@ -6,7 +6,7 @@
 from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
-from .kit import (EvalInputError, Batch, check_k, label_matrix, top_k, as_result, apply_preset, same_setting, is_real,
+from .kit import (EvalInputError, Batch, check_k, top_k, as_result, apply_preset, same_setting, is_real,
                                 tie_groups, sum_in_rank_order, nonzero_cells, cells_or_matrix)
 
 # %% auto #0
@@ -289,9 +289,39 @@ def _ideal_gains(I:np.ndarray)->np.ndarray:
     "The positive gains of each row, largest first (zeros after them)."
     return -np.sort(-np.where(I > 0, I, 0.0), axis=1)
 
+def _ideal_sorted(labels, m, cells, source, conv, k)->np.ndarray:
+    "The ideal ranking's gains, largest first: from the ideal grades `source`, or the returned documents (their top `k` for 'returned_top_k')."
+    if not isinstance(source, str): return _ideal_gains(_gain_matrix(source, ~np.isnan(source), *conv, what='ideal'))
+    returned = _lay(labels.grades if m is None else m, cells)          # the returned documents' gains (a batch's grades laid out)
+    return _ideal_gains(returned if source == 'returned' else top_k(returned, k))
+
+# %% ../nbs/05_dcg.ipynb #f2b7d9a1
+def _ndcg_cut(labels, m, shape:tuple, cells:tuple, # what `_scored_cells` gave
+              I:np.ndarray, # the ideal gains, largest first
+              k:int|None, # the cutoff
+              discount, base, # the (checked) discount and base
+              given:bool, # the ideal came as grades from the caller: check that no row beats it
+             )->np.ndarray:
+    "nDCG@k of every row: DCG@k over the DCG@k of the top `k` ideal gains (0 where that is 0)."
+    I = top_k(I, k)
+    w = _weights(max(_width(shape, k), I.shape[1]), discount, base)
+    d, i = _top_sum(labels, m, shape, cells, k, w), _weighted_sum(I, w, 'ideal DCG')
+    if given and (d > i * (1 + 1e-9)).any():
+        r = int(np.argmax(d > i * (1 + 1e-9)))
+        raise EvalInputError(f"labels row {r} scores above its ideal (DCG {d[r]:g} > ideal DCG {i[r]:g}): "
+                             "ideal must hold all of the query's judged grades, those of the ranked documents included")
+    return np.divide(d, i, out=np.zeros(len(d)), where=i > 0)
+
+# %% ../nbs/05_dcg.ipynb #d4e6f8a0
+def _cutoff_list(k)->tuple:
+    "(the checked cutoffs, whether `k` was a list or tuple of them)."
+    if not isinstance(k, (list, tuple)): return [check_k(k)], False
+    if not k: raise EvalInputError("k must be a cutoff, None, or a non-empty list of cutoffs; got an empty list")
+    return [check_k(x) for x in k], True
+
 # %% ../nbs/05_dcg.ipynb #c72cabb3
 def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-         k:int=None, # the cutoff; None for the whole list
+         k:int=None, # the cutoff; None for the whole list; a list of cutoffs gives one column each
          *, ideal=None, # "judged" (a Batch's default), "returned" (a list's default), "returned_top_k", or the judged grades (array)
          gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
          discount=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
@@ -299,30 +329,23 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
          rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
          max_grade=None, # None (default): any grade; a number: a larger grade is an error
          preset:str=None, # a key of `PRESETS` ("trec_eval", "gdeval", "sklearn"), which fixes the conventions above
-        ): # a float for one list, else one value per query; 0 where the ideal DCG is 0
+        ): # a float for one list, else one value per query (one column per cutoff); 0 where the ideal DCG is 0
     "nDCG@k: DCG@k divided by the DCG@k of the ideal ranking (0 when that is 0)."
     s = _settings(preset, gain=gain, discount=discount, base=base, ideal=ideal, rel=rel, max_grade=max_grade)
-    _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
+    _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); ks, many = _cutoff_list(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     conv = (s['gain'], rel, max_grade)
     m, shape, single, cells = _scored_cells(labels, *conv)
     source = _ideal_grades(labels, shape[0], s['ideal'] if s['ideal'] is not None else 'judged' if isinstance(labels, Batch) else 'returned', single)
-    if isinstance(source, str) and source == 'returned_top_k' and k is not None and tie_groups(labels) is not None:
+    per_k = isinstance(source, str) and source == 'returned_top_k'  # the ideal depends on the cutoff
+    if per_k and any(x is not None for x in ks) and tie_groups(labels) is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
-    if isinstance(source, str):                                     # the returned documents' gains (a batch's grades laid out)
-        returned = _lay(labels.grades if m is None else m, cells)
-        I = returned if source == 'returned' else top_k(returned, k)
-    else: I = _gain_matrix(source, ~np.isnan(source), *conv, what='ideal')
-    I = top_k(_ideal_gains(I), k)
-    w = _weights(max(_width(shape, k), I.shape[1]), s['discount'], base)
-    d, i = _top_sum(labels, m, shape, cells, k, w), _weighted_sum(I, w, 'ideal DCG')
-    if not isinstance(source, str) and (d > i * (1 + 1e-9)).any():
-        r = int(np.argmax(d > i * (1 + 1e-9)))
-        raise EvalInputError(f"labels row {r} scores above its ideal (DCG {d[r]:g} > ideal DCG {i[r]:g}): "
-                             "ideal must hold all of the query's judged grades, those of the ranked documents included")
-    return as_result(np.divide(d, i, out=np.zeros(len(d)), where=i > 0), single)
+    I = None if per_k else _ideal_sorted(labels, m, cells, source, conv, None)
+    v = np.stack([_ndcg_cut(labels, m, shape, cells, _ideal_sorted(labels, m, cells, source, conv, x) if per_k else I, x,
+                            s['discount'], base, not isinstance(source, str)) for x in ks], axis=1)
+    return (v[0] if single else v) if many else as_result(v[:, 0], single)
 
 # %% ../nbs/05_dcg.ipynb #c6cbd34b
 def gain_values(grades:np.ndarray, # grades (any shape; no NaN)

@@ -4,17 +4,17 @@
 
 # %% ../nbs/00_kit.ipynb #ba9e1275
 from __future__ import annotations
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 import hashlib
 import numpy as np
 
 # %% auto #0
 __all__ = ['ID_LIMIT', 'EvalInputError', 'QueryMismatchWarning', 'Ranking', 'fit_id', 'original_id', 'decode_ids', 'plural',
-           'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected', 'SubtopicBatch',
-           'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix', 'judged_cells',
-           'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
-           'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
+           'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected', 'judged_only',
+           'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix',
+           'judged_cells', 'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio',
+           'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -302,6 +302,22 @@ def refuse_expected(labels, # what a metric was given
                    ):
     "Raise `EvalInputError` if `labels` is a batch joined with ties='expected', saying that `what` does not support it and `why`."
     if tie_groups(labels) is not None: raise EvalInputError(f"{what} does not support ties='expected': {why}")
+
+# %% ../nbs/00_kit.ipynb #d81641af
+def judged_only(b:Batch, # a joined batch
+               )->Batch:
+    "`b` with only its judged documents (grade ≥ 0) ranked, in their order: trec_eval's -J, ir_measures' judged_only."
+    keep = b.judged & (np.nan_to_num(b.grades, nan=-1) >= 0)
+    order = np.argsort(~keep, axis=1, kind='stable')
+    n = keep.sum(axis=1)
+    width = int(n.max(initial=0))
+    inside = np.arange(width) < n[:, None]
+    grades = np.where(inside, np.take_along_axis(b.grades, order, axis=1)[:, :width], np.nan)
+    groups = None
+    if b.tie_groups is not None:                             # ties='expected': the kept ranks' groups, numbered 0, 1, … again
+        groups = np.where(inside, np.take_along_axis(b.tie_groups, order, axis=1)[:, :width], -1)
+        groups[inside] = np.unique(groups[inside], return_inverse=True)[1]
+    return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None, tie_groups=groups)
 
 # %% ../nbs/00_kit.ipynb #225f2d54
 @dataclass(eq=False)

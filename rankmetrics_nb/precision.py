@@ -5,34 +5,36 @@
 # %% ../nbs/02_precision.ipynb #38b179c4
 from __future__ import annotations
 import numpy as np
-from .kit import (EvalInputError, Batch, label_matrix, check_k, check_number, check_n_rel, as_result, safe_ratio,
-                                tie_groups, judged_cells, hit_cells)
+from .kit import (EvalInputError, Batch, label_matrix, check_k, check_number, check_rel, check_n_rel, as_result,
+                                safe_ratio, tie_groups, judged_cells, hit_cells)
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision']
 
 # %% ../nbs/02_precision.ipynb #cad01862
-def _checked_rel(rel)->float:
-    "`rel` as a float, or a clear error: the lowest grade that counts as relevant must be a positive number."
-    return check_number(rel, 'rel', 'the lowest grade that counts as relevant', low=0, open_low=True)
-
 def _relevance(labels, rel)->tuple:
-    "The label matrix, its relevant flags (grade ≥ `rel`; NaN padding never) and whether `labels` was one list."
+    "The label matrix, its relevant flags (grade ≥ `rel`, checked by the kit's `check_rel`; NaN padding never) and whether `labels` was one list."
     m, single = label_matrix(labels)
-    return m, m >= _checked_rel(rel), single
+    return m, m >= check_rel(rel), single
 
 def _found(hit:np.ndarray, k:int|None)->np.ndarray:
     "Relevant documents in the top `k` ranks of each row; ranks past the end hold none, so no padding is needed."
     return hit[:, :check_k(k)].sum(axis=1)
 
-def _counted(labels, rel, k:int|None)->tuple|None:
-    """Per row, the relevant documents in the top `k` and in the whole list, counted from the judged cells of a batch that
-    carries them (its matrices are never laid out); None for anything else, whose label matrix is counted."""
+# %% ../nbs/02_precision.ipynb #b7d3e1f4
+def _listed_hits(labels, rel)->tuple|None:
+    "A batch's relevant judged cells as (rows, ranks from 0), row by row in rank order; None for a list, matrix or batch without cells."
     if (cells := judged_cells(labels)) is None: return None
-    rows, cols = hit_cells(cells, None, _checked_rel(rel))
-    k = check_k(k)
-    return np.bincount(rows if k is None else rows[cols < k], minlength=len(labels)), np.bincount(rows, minlength=len(labels))
+    return hit_cells(cells, None, check_rel(rel))
 
+def _hits_within(hits:tuple, # (rows, ranks from 0) from `_listed_hits`
+                 n:int, # the number of rows
+                 k, # a cutoff, None for the whole list, or one cutoff per row
+                )->np.ndarray:
+    "Per row, the relevant cells within the top `k` ranks."
+    rows, cols = hits
+    if k is None: return np.bincount(rows, minlength=n)
+    return np.bincount(rows[cols < (k[rows] if np.ndim(k) else k)], minlength=n)
 
 # %% ../nbs/02_precision.ipynb #115e229a
 def _n_rel(labels, n_rel, listed:np.ndarray, rel, single:bool)->np.ndarray:
@@ -62,14 +64,14 @@ def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array o
               adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
              ):
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
-    counted = _counted(labels, rel, k)
-    m, hit, single = _relevance(labels, rel) if counted is None else (None, None, False)
+    hits = _listed_hits(labels, rel)
+    m, hit, single = _relevance(labels, rel) if hits is None else (None, None, False)
     k = check_k(k)
     if k is not None and not adaptive_k: n = k                    # the lists' lengths are not needed (counting them reads every cell)
     else:
         length = labels.n_ret if m is None else (~np.isnan(m)).sum(axis=1)
         n = length if k is None else np.minimum(k, length)
-    return as_result(safe_ratio(_found(_chance(labels, hit), k) if counted is None else counted[0], n), single)
+    return as_result(safe_ratio(_found(_chance(labels, hit), k) if hits is None else _hits_within(hits, len(labels), k), n), single)
 
 # %% ../nbs/02_precision.ipynb #06510b5b
 def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -78,7 +80,9 @@ def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
            rel=1, # the lowest grade that counts as relevant (> 0)
           ):
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
-    if (counted := _counted(labels, rel, k)) is not None: return safe_ratio(counted[0], _n_rel(labels, n_rel, counted[1], rel, False))
+    if (hits := _listed_hits(labels, rel)) is not None:
+        n, k = len(labels), check_k(k)
+        return safe_ratio(_hits_within(hits, n, k), _n_rel(labels, n_rel, _hits_within(hits, n, None), rel, False))
     m, hit, single = _relevance(labels, rel)
     return as_result(safe_ratio(_found(_chance(labels, hit), k), _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)), single)
 
@@ -103,6 +107,9 @@ def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array
                 rel=1, # the lowest grade that counts as relevant (> 0)
                ):
     "Precision at rank R = `n_rel` (which equals recall there); 0 when the query has no relevant document."
+    if (hits := _listed_hits(labels, rel)) is not None:
+        r = _n_rel(labels, n_rel, _hits_within(hits, len(labels), None), rel, False)
+        return safe_ratio(_hits_within(hits, len(labels), r), r)
     m, hit, single = _relevance(labels, rel)
     r = _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)
     in_top_r = _chance(labels, hit) * (np.arange(hit.shape[1]) < r[:, None])
@@ -114,6 +121,7 @@ def success(labels, # grades in rank order: one list, a NaN-padded 2-D array of 
             *, rel=1, # the lowest grade that counts as relevant (> 0)
            ):
     "1 if a relevant document is in the top `k`, else 0 (trec_eval's success_k, ranx's hit rate)."
+    if (hits := _listed_hits(labels, rel)) is not None: return (_hits_within(hits, len(labels), check_k(k)) > 0).astype(np.float64)
     m, hit, single = _relevance(labels, rel)
     return as_result(_any_found(labels, hit, k), single)
 

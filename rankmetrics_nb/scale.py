@@ -4,7 +4,7 @@
 
 # %% ../nbs/15_scale.ipynb #e4688526
 from __future__ import annotations
-import glob, gzip, math, os, re, shutil, stat, tempfile, warnings
+import glob, math, os, re, shutil, stat, tempfile, warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math, functools
 import numpy as np
 from .kit import EvalInputError, check_number, check_choice
-from .significance import betainc, normal_cdf, normal_ppf, t_pvalue, t_quantile
+from .significance import betainc, normal_cdf, normal_ppf, t_quantile
 
 # %% auto #0
 __all__ = ['DESIGNS', 'nct_cdf', 'ncf_sf', 'power', 'ci_width', 'topic_set_size', 'detectable_difference', 'residual_variance']

@@ -13,10 +13,10 @@ from .kit import EvalInputError, QueryMismatchWarning, preview
 from .reader import read_bytes, read_text, parse_text
 from .inputs import Qrels, Run, read_qrels, read_run, ids_text
 from .joins import join
-from .trec_measures import TREC_MEASURES, NICKNAMES, nickname, trec_queries
-from .measures import GM_FLOOR
+from .trec_measures import trec_queries, check_version
+from .measures import GM_FLOOR, TREC_MEASURES, NICKNAMES, nickname, measure_table, format_of
 from .tables import Tabled, trec_eval_table, trec_eval_html
-from .trec_qrels_jg import measure_table, format_of, jg_queries, read_qrels_jg
+from .trec_qrels_jg import jg_queries, read_qrels_jg
 from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
 # %% auto #0
@@ -46,7 +46,7 @@ def _suggest(text:str)->str:
 # %% ../nbs/12_trec_eval.ipynb #ba7690ba
 def select_measures(requests=('official',), # `-m` texts: measure names, nicknames, `name.params`
                     version:int=10, # 10 or 9: `all_trec` lost rbp, rbp_resid and unj in 9
-                    rel_format:str='qrels', # -R: each relevance format has its own measures (`trec_qrels_jg.measure_table`)
+                    rel_format:str='qrels', # -R: each relevance format has its own measures (`measures.measure_table`)
                    )->tuple:
     "The measures to compute as `[(TrecMeasure, param text or None)]` in trec_eval's table order, and notes for stderr."
     if isinstance(requests, str): requests = [requests]
@@ -339,7 +339,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
               block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (`-R qrels`, no `-c`/`-D`)
              )->TrecEvalResult:
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
-    if version not in (9, 10): raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")
+    check_version(version)
     plan, notes = select_measures(measures, version, rel_format)
     path = isinstance(run, (str, os.PathLike))
     if runid is None and path and Path(run).is_file(): runid = read_runid(run)

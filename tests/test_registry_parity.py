@@ -141,7 +141,25 @@ def test_ir_measures_values_agree():
 
 def test_one_table():
     "trec_eval's forms hang on registry entries: no other table of measures."
-    import rankmetrics_nb.trec_measures as tm, rankmetrics_nb.trec_registry as tr
+    import rankmetrics_nb.measures as tm, rankmetrics_nb.trec_registry as tr
     assert not hasattr(tr, 'TREC_REGISTRY')
     assert list(tm.TREC_MEASURES) == list(trec_forms('qrels'))
     for f in trec_forms('qrels').values(): assert f in REGISTRY[f.measure].trec
+
+def test_front_end_only_measures_compute_nothing():
+    "A measure only trec_eval's front end computes (relstring, runid, the prefs and qrels_jg measures) has no function that "
+    "pretends to compute it, and evaluate() says where to compute it; every other entry has one."
+    front = [n for n, d in REGISTRY.items() if d.needs not in ('batch', 'subtopics')]
+    assert {'relstring', 'runid', 'prefs_simp', 'map_avgjg'} <= set(front)
+    assert [n for n in front if REGISTRY[n].compute is not None] == []
+    assert [n for n, d in REGISTRY.items() if n not in front and not callable(d.compute)] == []
+    with pytest.raises(EvalInputError, match="relstring is printed by trec_eval"):
+        evaluate({'q': {'a': 1}}, {'q': {'a': 1.0}}, ['relstring'])
+
+def test_parameter_ranges_are_declared():
+    "rel and ERR's max_grade are checked by their declared Param, for every measure that has them, not by name in the parser."
+    for name, d in REGISTRY.items():
+        for p in d.params:
+            if p.name == 'rel': assert (p.low, p.open_low) == (0, True), name
+    with pytest.raises(EvalInputError, match="max_grade must be a positive number"): parse_measure('ERR(max_grade=-2)@10')
+    with pytest.raises(EvalInputError, match="rel must be a positive number"): parse_measure('NumRet(rel=0)')

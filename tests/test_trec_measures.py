@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from rankmetrics_nb.kit import QueryMismatchWarning
 from rankmetrics_nb.joins import join
-from rankmetrics_nb.trec_measures import TREC_MEASURES, trec_queries, nickname
+from rankmetrics_nb.trec_measures import trec_queries
+from rankmetrics_nb.measures import TREC_MEASURES, nickname
 
 from conftest import trec_eval_printed
 

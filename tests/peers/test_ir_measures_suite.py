@@ -502,11 +502,14 @@ def test_parse_measure(text, same):
     # test_util.py::test_parse_measure — the names both libraries spell alike
     assert parse_measure(text) == parse_measure(same)
 
-@pytest.mark.parametrize('text', ['nDCG(dcg="exp-log2")@10', 'nDCG(dcg="exp-log2", cutoff=20)', 'nDCG(gains={0:1,1:2})@5',
-                                  'IPrec@0.2', 'IPrec(rel=2, recall=0.4)'])
-def test_parse_measure_by_ir_measures_name(text):
-    # test_util.py::test_parse_measure — ir_measures' own spellings
-    parse_measure(text)
+@pytest.mark.parametrize('text,ours', [('nDCG(dcg="exp-log2")@10', 'nDCG(gain=exp)@10'),
+                                       ('nDCG(dcg="exp-log2", cutoff=20)', 'nDCG(gain=exp)@20'),
+                                       ('nDCG(gains={0:1,1:2})@5', 'nDCG(gains={0:1,1:2})@5'),
+                                       ('IPrec@0.2', 'IPrec@0.2'), ('IPrec(rel=2, recall=0.4)', 'IPrec(rel=2)@0.4')])
+def test_parse_measure_by_ir_measures_name(text, ours):
+    # test_util.py::test_parse_measure — ir_measures' own spellings read with ir_measures' meaning: each is our measure `ours`
+    m = parse_measure(text)
+    assert str(m) == ours and m == parse_measure(ours)
 
 def test_qrels_converter():
     # test_util.py::test_qrels_converter / ::test_run_converter — the same judgements as a dict and as a DataFrame
