@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/diversity.py
 	$(BIN)/python benchmarks/compare.py
 	$(BIN)/python benchmarks/scale.py
+	$(BIN)/python benchmarks/short_lists.py
 
 ## headless Chromium for the docs browser check (installed when missing and possible)
 chromium:
