@@ -17,6 +17,7 @@ is reported, with the peak memory during the call (VmHWM, reset after the setup)
     .venv/bin/python benchmarks/short_lists.py --quick                  # smoke test: 2,000 queries, 1 repetition
     .venv/bin/python benchmarks/short_lists.py --approaches ours.dicts,ours.columns --measures MAP
     .venv/bin/python benchmarks/short_lists.py --profile ours.dicts --scale 20k --measures MAP   # cProfile one job
+    .venv/bin/python benchmarks/short_lists.py --render results/short_lists-A.json results/short_lists-B.json  # before/after
     .venv/bin/python benchmarks/short_lists.py --list
 """
 from __future__ import annotations
@@ -253,7 +254,9 @@ def child_main(ctx) -> int:
 
 def _profiler():
     """Start cProfile on this thread and on every task a thread pool runs from now on (the reader and the join hand
-    work to threads); the returned function stops them and gives their merged stats, the threads' times added up."""
+    work to threads); the returned function stops them and gives their merged stats, the threads' times added up.
+    cProfile's own clock (wall time: other work on the machine shows in it; a CPU clock costs a system call per event,
+    which inflates functions of many small calls far more)."""
     import cProfile
     import pstats
     from concurrent.futures import thread
@@ -333,24 +336,31 @@ def _cells(summary, name, measures, value):
     return [value(summary.get((name, m))) for m in measures]
 
 
-def _secs(s):
-    if s is None:
-        return "—"
-    if "error" in s:
-        return "failed"
-    return _f(s["seconds"], ".3f" if s["seconds"] < 1 else ".2f") + (" (noisy)" if s.get("noisy") else "")
+def _secs(key="seconds"):
+    "A cell's median of `key` (wall or CPU seconds), wall times flagged when their runs spread widely."
+    def cell(s):
+        if s is None:
+            return "—"
+        if "error" in s:
+            return "failed"
+        x = s[key]
+        return _f(x, ".3f" if x < 1 else ".2f") + (" (noisy)" if key == "seconds" and s.get("noisy") else "")
+    return cell
 
 
 def _info(key):
     return lambda s: _f((s or {}).get("info", {}).get(key), ".2f")
 
 
-def table_rows(summary, approaches, measures) -> list[list[str]]:
-    "The seconds table: one row per approach (and the untimed steps the notes exclude), one column per measure."
+def table_rows(summary, approaches, measures, key="seconds") -> list[list[str]]:
+    """The seconds table: one row per approach, one column per measure; the wall-time table also shows the untimed
+    steps the approaches exclude."""
     rows = []
     for name in approaches:
         label = APPROACHES[name][0]
-        rows.append([label] + _cells(summary, name, measures, _secs))
+        rows.append([label] + _cells(summary, name, measures, _secs(key)))
+        if key != "seconds":
+            continue
         if name == "ranx.dicts.1":
             rows.append(["  ranx's conversion, Qrels/Run from the dicts (untimed above)"] + _cells(summary, name, measures, _info("conversion_seconds")))
             rows.append(["  ranx's `to_typed_list` of both (untimed above)"] + _cells(summary, name, measures, _info("typed_list_seconds")))
@@ -368,7 +378,7 @@ def memory_rows(summary, approaches, measures) -> list[list[str]]:
 
 def target_rows(summary, measures) -> list[dict]:
     "The issue's acceptance, on the medians: (label, value, bound, 'min' or 'max', met)."
-    sec = lambda name, m: (summary.get((name, m)) or {}).get("seconds")
+    sec = lambda name, m, key="seconds": (summary.get((name, m)) or {}).get(key)
     rows = []
     for m in measures:
         for label, a, b, bound, kind in (
@@ -380,9 +390,10 @@ def target_rows(summary, measures) -> list[dict]:
             x, y = sec(a, m), sec(b, m)
             if x is None or y is None:
                 continue
-            value = x / y
+            value, cx, cy = x / y, sec(a, m, "cpu_seconds"), sec(b, m, "cpu_seconds")
             met = None if bound is None else (value <= bound if kind == "max" else value >= bound)
-            rows.append({"measure": m, "target": label, "value": value, "bound": bound, "kind": kind, "met": met})
+            rows.append({"measure": m, "target": label, "value": value, "cpu_value": cx / cy if cx and cy else None,
+                         "bound": bound, "kind": kind, "met": met})
     return rows
 
 
@@ -408,10 +419,47 @@ def render(head: list[str], rows: list[list[str]], markdown: bool) -> str:
 
 
 def render_targets(rows: list[dict], markdown: bool) -> str:
-    body = [[r["target"], r["measure"], _f(r["value"]),
+    body = [[r["target"], r["measure"], _f(r["value"]), _f(r.get("cpu_value")),
              "—" if r["bound"] is None else ("≥ " if r["kind"] == "min" else "≤ ") + f"{r['bound']:g}",
              {True: "yes", False: "**no**" if markdown else "NO", None: "—"}[r["met"]]] for r in rows]
-    return render(["target", "measure", "value", "goal", "met"], body, markdown)
+    return render(["target (met: on the wall-time medians)", "measure", "value", "on CPU time", "goal", "met"], body, markdown)
+
+
+def report(summary, meta, stats, markdown: bool) -> str:
+    "The tables of one run: wall seconds (with the excluded steps), CPU seconds, peak memory, the targets, the cross-check."
+    approaches, measures = meta["approaches"], meta["measures"]
+    n, lines = stats["run_queries"], stats["run_queries"] * 100
+    targets = target_rows(summary, measures)
+    out = [("# " if markdown else "") + f"Many short lists ({meta['dataset']}: {n:,} queries x 100 documents, {lines:,} run "
+           f"entries; {'per-query values' if meta['per_query'] else 'the mean of each measure'})", "",
+           f"{meta.get('timestamp', '')}; git {meta.get('git')}; load average {meta.get('load_before')} before, "
+           f"{meta.get('load_after')} after; {meta['machine']['cpu']}, {meta['machine']['cores']} cores; "
+           + ", ".join(f"{k} {v}" for k, v in (meta.get("versions") or {}).items() if v), "",
+           render([f"wall seconds (median of {meta['repeat']})"] + measures, table_rows(summary, approaches, measures), markdown), "",
+           render([f"CPU seconds (median of {meta['repeat']})"] + measures,
+                  table_rows(summary, approaches, measures, "cpu_seconds"), markdown), "",
+           render(["peak MB (+ during the call)"] + measures, memory_rows(summary, approaches, measures), markdown), "",
+           render_targets(targets, markdown), ""]
+    return "\n".join(out + [("* " if markdown else "") + c for c in cross_check(summary, approaches, measures)])
+
+
+def before_after(old: dict, new: dict, meta: dict, markdown: bool) -> str:
+    "Two runs side by side: each approach's median wall and CPU seconds, before -> after, and how many times faster."
+    approaches = [a for a in meta["approaches"] if any((a, m) in old for m in meta["measures"])]
+    def cell(name, m):
+        a, b = old.get((name, m)) or {}, new.get((name, m)) or {}
+        if "seconds" not in a or "seconds" not in b:
+            return "—"
+        return (f"{a['seconds']:.3g} → {b['seconds']:.3g} s ({a['seconds'] / b['seconds']:.2f}x; "
+                f"CPU {a['cpu_seconds']:.3g} → {b['cpu_seconds']:.3g}, {a['cpu_seconds'] / b['cpu_seconds']:.2f}x)")
+    rows = [[APPROACHES[a][0]] + [cell(a, m) for m in meta["measures"]] for a in approaches]
+    return render(["before → after (x faster)"] + meta["measures"], rows, markdown)
+
+
+def _loaded(path) -> tuple:
+    "A result file's (meta, data, {(approach, measure): summary})."
+    d = json.loads(Path(path).read_text())
+    return d["meta"], d["data"], {(j["approach"], j["measure"]): j for j in d["jobs"]}
 
 
 def _load() -> str:
@@ -431,8 +479,8 @@ def profile(ctx, name: str, measure: str, top: int) -> int:
         print(r.get("error") or r.get("unavailable"))
         return 1
     print(f"{name} {measure} on {ctx.dataset}: {r['seconds']:.3f} s under the profiler ({r['cpu_seconds']:.3f} s of CPU); "
-          f"stats in {out.relative_to(REPO)}. Times add up every thread's; the main thread's waits for the others show "
-          "as `acquire` of `_thread.lock`.\n")
+          f"stats in {out.relative_to(REPO)}. The times add up every thread's (wall time); the main thread's waits for "
+          "the others show as `acquire` of `_thread.lock`.\n")
     for key in ("tottime", "cumulative"):
         pstats.Stats(str(out)).strip_dirs().sort_stats(key).print_stats(top)
     return 0
@@ -452,6 +500,8 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=30, help="functions shown per profile listing")
     ap.add_argument("--no-write", action="store_true", help="do not write benchmarks/results/")
     ap.add_argument("--list", action="store_true", help="list the approaches and exit")
+    ap.add_argument("--render", nargs="+", metavar="JSON", help="print the tables of a results file; of two: before -> after")
+    ap.add_argument("--markdown", action="store_true", help="with --render: markdown tables")
     for hidden in ("--child", "--dataset-name", "--qrels", "--run", "--profile-out"):
         ap.add_argument(hidden, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -462,6 +512,10 @@ def main(argv=None) -> int:
     if a.list:
         for name, (label, _) in APPROACHES.items():
             print(f"{name:18s} {label}")
+        return 0
+    if a.render:
+        (meta, data, summary), *later = [_loaded(p) for p in a.render]
+        print(before_after(summary, later[0][2], meta, a.markdown) if later else report(summary, meta, data["stats"], a.markdown))
         return 0
     approaches = [x.strip() for x in a.approaches.split(",") if x.strip()]
     bad = [x for x in approaches if x not in APPROACHES] + [m for m in measures if m not in MEASURES]
@@ -495,35 +549,21 @@ def main(argv=None) -> int:
                     print(f"[{rep + 1}/{a.repeat}] {name:18s} {m:5s} SKIP: {r.get('error') or r.get('unavailable')}", flush=True)
     total = time.perf_counter() - t_start
     summary = summarise(runs)
-    head = [f"seconds (median of {a.repeat})"] + measures
-    rows, mem = table_rows(summary, approaches, measures), memory_rows(summary, approaches, measures)
-    targets = target_rows(summary, measures)
-    checks = cross_check(summary, approaches, measures)
-    n, lines = man["stats"]["run_queries"], man["files"]["run"]["lines"]
-    title = (f"Many short lists ({a.dataset}: {n:,} queries x {lines // n} documents, {lines:,} run entries; "
-             f"{'per-query values' if a.per_query else 'the mean of each measure'})")
-    print(f"\n{title}\n\n{render(head, rows, False)}\n\n"
-          f"{render(['peak MB (+ during the call)'] + measures, mem, False)}\n\n{render_targets(targets, False)}\n")
-    print("\n".join(checks))
-    print(f"\nLoad average before {load_before}, after {_load()}; {os.cpu_count()} cores. Total {total:.0f} s.")
-    if a.no_write:
-        return 0
     now = datetime.now(timezone.utc)
     meta = {"timestamp": now.isoformat(timespec="seconds"), "dataset": a.dataset, "seed": a.seed, "repeat": a.repeat,
             "per_query": a.per_query, "measures": measures, "approaches": approaches, "python": sys.version.split()[0],
             "versions": harness._versions(), "git": harness._git_rev(), "load_before": load_before, "load_after": _load(),
             "machine": {"cpu": harness._cpu(), "cores": os.cpu_count()}, "total_seconds": round(total, 1)}
+    print("\n" + report(summary, meta, man["stats"], False) + f"\n\nTotal {total:.0f} s.")
+    if a.no_write:
+        return 0
     RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     jpath = RESULTS_DIR / f"short_lists-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
-    jobs = [{k: v for k, v in s.items()} for s in summary.values()]
-    jpath.write_text(json.dumps({"meta": meta, "data": {"files": man["files"], "stats": man["stats"]}, "jobs": jobs,
-                                 "targets": targets, "cross_check": checks}, indent=1, default=str) + "\n")
-    v = meta["versions"]
-    md = [f"# {title}", "", f"{meta['timestamp']}; git {meta['git']}; load average {load_before} before, {meta['load_after']} after; "
-          f"{meta['machine']['cpu']}, {meta['machine']['cores']} cores; " + ", ".join(f"{k} {v[k]}" for k in v if v[k]), "",
-          render(head, rows, True), "", render(["peak MB (+ during the call)"] + measures, mem, True), "",
-          render_targets(targets, True), "", *[f"* {c}" for c in checks], "", f"Raw data: `{jpath.relative_to(REPO)}`."]
-    (RESULTS_DIR / "short_lists.md").write_text("\n".join(md) + "\n")
+    jpath.write_text(json.dumps({"meta": meta, "data": {"files": man["files"], "stats": man["stats"]},
+                                 "jobs": list(summary.values()), "targets": target_rows(summary, measures),
+                                 "cross_check": cross_check(summary, approaches, measures)}, indent=1, default=str) + "\n")
+    md = report(summary, meta, man["stats"], True) + f"\n\nRaw data: `{jpath.relative_to(REPO)}`.\n"
+    (RESULTS_DIR / "short_lists.md").write_text(md)
     print(f"wrote {jpath.relative_to(REPO)} and {(RESULTS_DIR / 'short_lists.md').relative_to(REPO)}")
     return 0
 
