@@ -13,11 +13,11 @@ fresh process that prepares its inputs untimed and times only the call; repetiti
 is reported, with the peak memory during the call (VmHWM, reset after the setup).
 
     .venv/bin/python benchmarks/short_lists.py                          # 200,000 queries x 100, 3 repetitions
-    .venv/bin/python benchmarks/short_lists.py --scale 1m --repeat 1    # ranx's own scale (needs ~15 GB of memory)
+    .venv/bin/python benchmarks/short_lists.py --scale 1m --repeat 1 --approaches ours.columns,ours.files  # ranx's scale (README: memory)
     .venv/bin/python benchmarks/short_lists.py --quick                  # smoke test: 2,000 queries, 1 repetition
     .venv/bin/python benchmarks/short_lists.py --approaches ours.dicts,ours.columns --measures MAP
     .venv/bin/python benchmarks/short_lists.py --profile ours.dicts --scale 20k --measures MAP   # cProfile one job
-    .venv/bin/python benchmarks/short_lists.py --render results/short_lists-A.json results/short_lists-B.json  # before/after
+    .venv/bin/python benchmarks/short_lists.py --render benchmarks/results/short_lists-A.json benchmarks/results/short_lists-B.json  # before/after
     .venv/bin/python benchmarks/short_lists.py --list
 """
 from __future__ import annotations
@@ -119,7 +119,8 @@ def _pt_dicts(ctx, measure):
     q, r = _dicts(ctx)
     yield
     res = pytrec_eval.RelevanceEvaluator(q, {m}).evaluate(r)
-    mean = None if ctx.per_query else _mean_of(res, m)        # ranx's notebook times the mean too
+    if not ctx.per_query:
+        _mean_of(res, m)                                      # ranx's notebook times pytrec_eval's mean too
     yield
     yield {"mean": _mean_of(res, m), "queries": len(res)}
 
@@ -204,7 +205,8 @@ def _pt_files(ctx, measure):
     with open(ctx.run) as f:
         r = pytrec_eval.parse_run(f)
     res = pytrec_eval.RelevanceEvaluator(q, {m}).evaluate(r)
-    mean = None if ctx.per_query else _mean_of(res, m)
+    if not ctx.per_query:
+        _mean_of(res, m)
     yield
     yield {"mean": _mean_of(res, m)}
 
