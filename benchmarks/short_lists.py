@@ -228,30 +228,21 @@ def _rx_files(ctx, measure):
 def child_main(ctx) -> int:
     name, measure = ctx.child, ctx.measure
     out = {"approach": name, "measure": measure}
-    try:
-        gen = APPROACHES[name][1](ctx, measure)
-        t = time.perf_counter()
-        next(gen)                                                   # untimed setup
-    except ImportError as e:
-        out["unavailable"] = str(e)
+    gen = APPROACHES[name][1](ctx, measure)
+    profile = (lambda: _profiling(ctx.profile_out)) if ctx.profile_out else None
+    if not harness.timed_stage(gen, out, (ImportError,), profile):    # the setup untimed, then the call alone
         print(MARK + json.dumps(out), flush=True)
         return 0
-    out["setup_seconds"] = time.perf_counter() - t
-    gc.collect()
-    out["setup_peak_rss_mb"] = harness._peak_rss_mb()
-    harness._reset_peak_rss()
-    out["rss_start_mb"] = harness._proc_status_mb("VmRSS")
-    prof = _profiler() if ctx.profile_out else None
-    c0, t0 = time.process_time(), time.perf_counter()
-    next(gen)                                                       # the timed call
-    t1, c1 = time.perf_counter(), time.process_time()
-    if prof:
-        prof().dump_stats(ctx.profile_out)
-    out.update(seconds=t1 - t0, cpu_seconds=c1 - c0, peak_rss_mb=harness._peak_rss_mb())
     out["info"] = next(gen, None) or {}
     gen.close()
     print(MARK + json.dumps(out, default=float), flush=True)
     return 0
+
+
+def _profiling(path: str):
+    "Start `_profiler`; return what stops it and writes the stats to `path`."
+    stop = _profiler()
+    return lambda: stop().dump_stats(path)
 
 
 def _profiler():
