@@ -14,6 +14,11 @@ Datasets (written to ``benchmarks/data/<name>/``):
 * ``trec``          -- TREC Web-track scale: 50 queries x 1,000 documents, ~150 graded
                        judgements per query (grades 0..3, mostly 0), ClueWeb12-style
                        docnos (25 bytes), negative Indri-style scores.
+* ``short-200k``    -- many short lists, the shape of ranx's efficiency benchmark (its repository's
+                       ``dev/efficiency_test.ipynb``): queries ``q0``, ``q1``, ... x 100 documents ``d0`` .. ``d99`` with
+                       uniform scores in [0, 1), 1-9 relevant documents per query (``d0`` .. ``d{k-1}``, grades 1-5).
+                       Also ``short-1m`` (ranx's own 1,000,000 queries), ``short-20k`` (profiles) and ``short-2k``
+                       (smoke tests).  ``short_lists`` rebuilds the same data as dicts and numpy columns.
 
 Each dataset directory holds ``qrels.txt`` (``qid iter docno rel``), ``run.txt``
 (``qid Q0 docno rank score tag``) and ``manifest.json`` (seed, recipe, line counts,
@@ -81,6 +86,16 @@ DATASETS: dict[str, dict] = {
         zero_query=True,       # one query whose judgements are all grade 0
     ),
 }
+
+# Many short lists: ranx's efficiency benchmark (ECIR 2022; its notebook dev/efficiency_test.ipynb) at several scales.
+_SHORT = dict(kind="short_lists",
+              depth=100,             # documents per query: d0 .. d99, each with a uniform score in [0, 1)
+              max_rel=9,             # relevant documents per query: uniform in 1..max_rel (they are d0 .. d{k-1})
+              max_grade=5,           # their grades: uniform in 1..max_grade
+              score_decimals=9,      # scores are multiples of 10**-9, so the files' text reads back as the dicts' values
+              chunk_queries=20_000)  # queries formatted per write
+for _name, _n in (("short-200k", 200_000), ("short-1m", 1_000_000), ("short-20k", 20_000), ("short-2k", 2_000)):
+    DATASETS[_name] = dict(_SHORT, n_queries=_n)
 
 
 # --------------------------------------------------------------------------- bytes
@@ -340,6 +355,47 @@ def _columns_of(text: bytes, starts: np.ndarray, ends: np.ndarray) -> dict:
     return out
 
 
+def _short_arrays(spec, rng) -> tuple:
+    """The data of a ``short_lists`` dataset, drawn first from the dataset's generator (so the files and
+    ``short_lists`` agree): (relevant documents per query, their grades in query order, the scores as integer
+    multiples of 10**-score_decimals, one row per query, columns d0 .. d{depth-1})."""
+    n, depth = spec["n_queries"], spec["depth"]
+    n_rel = rng.integers(1, spec["max_rel"] + 1, n)
+    grades = rng.integers(1, spec["max_grade"] + 1, int(n_rel.sum()))
+    scaled = rng.integers(0, 10 ** spec["score_decimals"], (n, depth))
+    return n_rel, grades, scaled
+
+
+def short_lists(name: str, seed: int = DEFAULT_SEED) -> tuple:
+    """A ``short_lists`` dataset's arrays, as ``_short_arrays`` gives them (no file is read or written)."""
+    return _short_arrays(DATASETS[name], _rng(name, seed))
+
+
+def _gen_short_lists(spec, rng, qrels_path: Path, run_path: Path) -> dict:
+    """ranx's shape as TREC files: the qrels in query order, each query's run lines in descending score order (ranks
+    1..depth, ties in random order), scores written with ``score_decimals`` decimals."""
+    n_rel, grades, scaled = _short_arrays(spec, rng)
+    n, depth, dec = spec["n_queries"], spec["depth"], spec["score_decimals"]
+    qw, dw = len(str(n - 1)), len(str(depth - 1))
+    first = np.cumsum(n_rel) - n_rel
+    doc = np.arange(len(grades)) - np.repeat(first, n_rel)            # d0 .. d{k-1} in each query
+    qrels_path.write_bytes(_compact(_const("q", len(doc)), _int_field(np.repeat(np.arange(n), n_rel), qw), _const(" 0 d", len(doc)),
+                                    _int_field(doc, dw), _const(" ", len(doc)), _int_field(grades, 1), _const("\n", len(doc))))
+    ties = 0
+    with open(run_path, "wb") as f:
+        for s in range(0, n, spec["chunk_queries"]):
+            block = scaled[s: s + spec["chunk_queries"]]
+            order = np.lexsort((rng.random(block.shape), -block), axis=-1)   # score descending, ties in random order
+            sc = np.take_along_axis(block, order, axis=1)
+            ties += int((sc[:, 1:] == sc[:, :-1]).sum())
+            m = sc.size
+            f.write(_compact(_const("q", m), _int_field(np.repeat(np.arange(s, s + len(block)), depth), qw), _const(" Q0 d", m),
+                             _int_field(order.ravel(), dw), _const(" ", m), _int_field(np.tile(np.arange(1, depth + 1), len(block)), 3),
+                             _const(" ", m), _score_field(sc.ravel(), dec, int_width=1), _const(" short\n", m)))
+    return {"run_queries": n, "qrels_queries": n, "qrels_lines": len(grades), "relevant_retrieved": len(grades),
+            "relevant_per_query": float(n_rel.mean()), "tied_adjacent_pairs": ties}
+
+
 def _kth_run_path(run_path: Path, k: int) -> Path:
     return run_path if k == 0 else run_path.with_name(f"run_{k:02d}.txt")
 
@@ -350,7 +406,7 @@ def run_paths(name: str, data_dir: Path = None) -> list[Path]:
     return [_kth_run_path(p, k) for k in range(DATASETS[name].get("n_runs", 1))]
 
 
-GENERATORS = {"msmarco": _gen_msmarco, "trec": _gen_trec, "msmarco_runs": _gen_msmarco_runs}
+GENERATORS = {"msmarco": _gen_msmarco, "trec": _gen_trec, "msmarco_runs": _gen_msmarco_runs, "short_lists": _gen_short_lists}
 
 
 # --------------------------------------------------------------------------- files
@@ -400,6 +456,11 @@ def _manifest_ok(name: str, seed: int, data_dir: Path, verify_hash: bool = False
     return man
 
 
+def _rng(name: str, seed: int) -> np.random.Generator:
+    "The generator of dataset `name`: the seed and the name's CRC, so each dataset has its own stream."
+    return np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(name.encode())]))
+
+
 def ensure(name: str, seed: int = DEFAULT_SEED, force: bool = False,
            data_dir: Path = DATA_DIR, verify_hash: bool = False, log=print) -> dict:
     """Make sure dataset ``name`` exists; return its manifest (generating if needed)."""
@@ -414,7 +475,7 @@ def ensure(name: str, seed: int = DEFAULT_SEED, force: bool = False,
     p = paths(name, data_dir)
     p["dir"].mkdir(parents=True, exist_ok=True)
     p["manifest"].unlink(missing_ok=True)
-    rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(name.encode())]))
+    rng = _rng(name, seed)
     tmp_q, tmp_r = p["qrels"].with_suffix(".tmp"), p["run"].with_suffix(".tmp")
     t0 = time.perf_counter()
     stats = GENERATORS[spec["kind"]](spec, rng, tmp_q, tmp_r)

@@ -560,27 +560,39 @@ def _reset_peak_rss() -> bool:
         return False
 
 
-def child_main(name: str, qrels_path: str, run_path: str) -> int:
-    out: dict = {"job": name}
+def timed_stage(gen: Iterator, out: dict, unavailable: tuple = (Unavailable,), profile: Callable | None = None) -> bool:
+    """Drive a job's generator into `out`: its untimed setup, then the stage alone on the clock (wall and CPU), with the
+    peak RSS measured from a reset after the setup. False, with `out["unavailable"]`, when the setup raises one of
+    `unavailable`. `profile()`, if given, starts a profiler just before the stage and returns what stops it after."""
     t_setup = time.perf_counter()
-    gen = JOBS[name].fn(qrels_path, run_path)
     try:
         next(gen)  # untimed setup
-    except Unavailable as e:
+    except unavailable as e:
         out["unavailable"] = str(e)
-        print(RESULT_MARK + json.dumps(out), flush=True)
-        return 0
+        return False
     out["setup_seconds"] = time.perf_counter() - t_setup
     gc.collect()
     out["setup_peak_rss_mb"] = _peak_rss_mb()
     out["peak_reset"] = _reset_peak_rss()
     out["rss_start_mb"] = _proc_status_mb("VmRSS")
+    stop = profile() if profile else None
     c0, t0 = time.process_time(), time.perf_counter()
     next(gen)  # the measured stage
     t1, c1 = time.perf_counter(), time.process_time()
+    if stop:
+        stop()
     out["seconds"] = t1 - t0
     out["cpu_seconds"] = c1 - c0  # less sensitive to other load on the machine than wall time
     out["peak_rss_mb"] = _peak_rss_mb()
+    return True
+
+
+def child_main(name: str, qrels_path: str, run_path: str) -> int:
+    out: dict = {"job": name}
+    gen = JOBS[name].fn(qrels_path, run_path)
+    if not timed_stage(gen, out):
+        print(RESULT_MARK + json.dumps(out), flush=True)
+        return 0
     try:
         info = next(gen, None)
     except Exception as e:                      # the stage's own check failed after the clock stopped
