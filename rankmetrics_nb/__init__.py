@@ -39,7 +39,8 @@ from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ra
                                 sum_in_rank_order, Mean, query_mean, apply_preset, evaluated_report)
 from .kit import TieGroups, tie_groups, refuse_expected, judged_only
 from .inputs import Qrels, Run, read_qrels, read_run
-from .joins import TIE_POLICIES, join, PreparedQrels, prepare_qrels, join_subtopics
+from .order import TIE_POLICIES
+from .joins import join, PreparedQrels, prepare_qrels, join_subtopics
 from .data import example_paths, example_texts, write_example, EXAMPLE_SEED
 from .precision import precision, recall, f_measure, r_precision, success, fall_out, recall_at_fixed_precision
 from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
@@ -55,7 +56,8 @@ from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, cano
                                      MAP, MRR, NDCG, alpha_DCG, alpha_nDCG, ERR_IA, nERR_IA, NRBP, nNRBP, P_IA, MAP_IA, StRecall,
                                      trec_forms, IR_MEASURES_NOT_HERE, Compat, Accuracy, AUROC, FallOut,
                                      RecallAtFixedPrecision, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG, RBP)
-from .evaluator import evaluate, evaluation, Evaluation, PerQueryValues
+from .evaluate_any import evaluate
+from .evaluator import evaluation, Evaluation, PerQueryValues, MergedEvaluation
 from .tables import ResultTable, Cell, win_tie_loss
 from .plots import forest_plot, differences_plot, distribution_plot, pr_curves, pr_measures
 from .store import Store, StoredEvaluation, Leaderboard, StaleResultError
@@ -63,13 +65,14 @@ from .conventions import CONVENTIONS, Convention, convention, conventions_table,
 from .trec_registry import TrecMeasure
 from .measures import TREC_MEASURES, SetP, SetR, SetAP, SetF, Bpref, infAP, IPrec
 from .trec_measures import TrecQueries, trec_queries
-from .trec_eval import trec_eval, TrecEvalResult, select_measures, read_zscores, ZScores
+from .trec_output import TrecEvalResult, read_zscores, ZScores
+from .trec_eval import trec_eval, select_measures
 from .significance import adjust_pvalues
 from .compare import compare, Comparison, urisk, trisk, georisk, trec_risk
 from .topic_sets import topic_set_size, power, ci_width, detectable_difference, residual_variance
 from .inference import discriminative_power, DiscriminativePower, swap_rates, SwapRates, tau_ap, agreement, Agreement
-from .scale import (MergedEvaluation, QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation,
-                                  stream_evaluate, sort_run, dask_evaluation, evaluate_runs, local_cluster)
+from .stream import QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation, stream_evaluate, sort_run
+from .scale import dask_evaluation, evaluate_runs, local_cluster
 
 _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9',
          'NERR10', 'NERR11', 'SDCG', 'RBP', 'gain_values', 'discount_weights', 'ideal_gains', 'alpha_DCG', 'judged_only', 'trec_forms', 'IR_MEASURES_NOT_HERE',

@@ -168,7 +168,8 @@ def _parser()->argparse.ArgumentParser:
     c.add_argument('--alpha', type=_number(0, 1), default=0.05, help='significance level (default: 0.05)')
     c.add_argument('--resamples', type=_whole(1), default=10_000, help='randomisation / bootstrap rounds (default: 10000)')
     c.add_argument('--seed', type=_whole(0), default=0, help='their seed (default: 0)')
-    c.add_argument('--queries', choices=['common', 'qrels'], default='common', help="'common' (default): queries every run answers; 'qrels': missing ones 0")
+    c.add_argument('--queries', choices=['run', 'qrels', 'common'], default='run',
+                   help="'run' (default): queries every run answers ('common': the same); 'qrels': missing ones 0")
     c.add_argument('--risk-alpha', type=_number(0, open_ends=False), default=None, help='with --baseline: URisk/TRisk/GeoRisk sensitivity (default 0)')
     c.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
     c.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')

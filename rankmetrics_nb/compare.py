@@ -8,7 +8,7 @@ import math, json, warnings
 from dataclasses import dataclass, field
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, check_choice, is_real, check_number, plain_json
+from .kit import EvalInputError, QueryMismatchWarning, check_choice, check_queries, is_real, check_number, plain_json
 from .evaluator import evaluation
 from .joins import prepare_qrels
 from .measures import parse_measure
@@ -113,8 +113,8 @@ class Comparison(Tabled):
     alpha: float            # significance level
     ci: str                 # 't', 'percentile' or 'bca'
     confidence: float       # confidence level of the intervals
-    queries: str            # 'common' or 'qrels'
-    dropped: dict           # {run: queries it answers that are not compared} (queries='common')
+    queries: str            # 'run' (the queries every run answers) or 'qrels' (the kit's `QUERIES`)
+    dropped: dict           # {run: queries it answers that are not compared} (queries='run')
     baseline: str = None    # the baseline run, or None (all pairs)
     n_resamples: int = None # randomisation/bootstrap rounds
     seed: int = None        # their seed
@@ -153,7 +153,7 @@ class Comparison(Tabled):
     def notes(self)->list:
         "What the table rests on, one line each."
         n = len(self.qids)
-        qs = "common to all runs" if self.queries == 'common' else "of the qrels, missing ones scored 0"
+        qs = "of the qrels, missing ones scored 0" if self.queries == 'qrels' else "common to all runs"
         out = [f"test: {_TEST_NAMES[self.test]}, two-sided; {_family_text(self)}; alpha = {self.alpha}",
                f"{n} queries ({qs})"]
         drop = {k: v for k, v in self.dropped.items() if v}
@@ -244,7 +244,7 @@ class Comparison(Tabled):
         georisk = None if 'georisk' not in d else np.array([[d['georisk'][r][m] for m in ms] for r in runs], float)
         return cls(runs, ms, np.asarray(d['qids']), np.array(d['values'], float), pairs, grid('diff'), grid('statistic'), grid('p'),
                    grid('p_adj'), grid('ci_low'), grid('ci_high'), grid('d_z'), grid('significant', bool), d['test'], d['correction'],
-                   d['alpha'], d['ci'], d['confidence'], d['queries'], d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
+                   d['alpha'], d['ci'], d['confidence'], check_queries(d['queries']), d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
                    grid('mc_se'), d['exact'], d.get('risk_alpha'), grid('urisk'), grid('trisk'), georisk,
                    family=d.get('family', 'measure'), excluded=d.get('excluded', {}))
 
@@ -286,12 +286,11 @@ def _test_columns(test, D, n_resamples, seed):
     tb = bootstrap_means(D, n_resamples, seed)
     return nan, bootstrap_test(D, tb), None, None, tb
 
-def _check_options(test, correction, queries, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired'):
+def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired'):
     "(test, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file is read."
     test = _ALIASES.get(test, test)
     if test not in TESTS: raise EvalInputError(f"unknown test {test!r}; choose one of: {', '.join(TESTS)}")
     if correction not in CORRECTIONS: raise EvalInputError(f"unknown correction {correction!r}; choose one of: {', '.join(CORRECTIONS)}")
-    if queries not in ('common', 'qrels'): raise EvalInputError(f"queries must be 'common' or 'qrels', not {queries!r}")
     if not (is_real(alpha) and 0 < alpha < 1): raise EvalInputError(f"alpha must be in (0, 1), not {alpha!r}")
     ci = ci or ('percentile' if test == 'bootstrap' else 't')
     if ci not in ('t', 'percentile', 'bca'): raise EvalInputError(f"unknown interval {ci!r}; choose 't', 'percentile' or 'bca'")
@@ -330,13 +329,14 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
                    qids=None, # the query ids (default 0..n-1)
                    baseline:str=None, test:str='t', correction:str='holm', alpha:float=0.05, n_resamples:int=10_000,
                    seed:int=0, ci:str=None, risk_alpha:float=None, tukey_design:str='paired',
-                   queries:str='common', # the policy that produced `values` (recorded)
+                   queries:str='run', # the policy that produced `values` (recorded): a key of the kit's `QUERIES`
                    dropped:dict=None, # {run: queries dropped} (recorded)
                    family:str='measure', # the correction's family: one of FAMILIES
                   )->Comparison:
     """`compare` from per-query values already aligned (the parameters are `compare`'s). A query without a value (NaN) in
     some run is left out of that measure's tests and means, and counted (`Comparison.excluded`); never read as a number."""
-    test, ci, n_resamples, seed = _check_options(test, correction, queries, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)
+    test, ci, n_resamples, seed = _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)
+    queries = check_queries(queries)
     X = np.asarray(values, float)
     names, keys = list(runs), list(measures)
     if X.ndim != 3 or X.shape[0] != len(names) or X.shape[2] != len(keys):
@@ -391,7 +391,7 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
             alpha:float=0.05, # significance level
             n_resamples:int=10_000, # rounds of the randomisation test / bootstrap
             seed:int=0, # seed of their `numpy.random.default_rng`
-            queries:str='common', # 'common': the queries every run answers; 'qrels': every qrels query, missing ones 0 (trec_eval -c)
+            queries:str='run', # 'run': the queries every run answers ('common' is read the same); 'qrels': every qrels query, missing ones 0 (trec_eval -c)
             ci:str=None, # interval of the mean difference: 't', 'percentile', 'bca'; None: 'percentile' for the bootstrap test, else 't'
             risk_alpha:float=None, # with a baseline: URisk/TRisk/GeoRisk with this risk sensitivity (None: 0)
             tukey_design:str='paired', # 'paired' (runs x queries) or 'independent' (scipy's one-way)
@@ -400,7 +400,8 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
             family:str='measure', # the p-values corrected together: one of FAMILIES
            )->Comparison:
     "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
-    _check_options(test, correction, queries, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)   # fail before reading any file
+    _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)   # fail before reading any file
+    queries = check_queries(queries)
     runs = _run_names(runs)
     names = list(runs)
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
@@ -411,7 +412,7 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
         qrels = prepare_qrels(qrels, subtopics=any(m.definition.needs == 'subtopics' for m in parsed))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
-        evals = [evaluation(qrels, runs[n], measures, ties=ties, queries='run' if queries == 'common' else 'qrels', depth=depth)
+        evals = [evaluation(qrels, runs[n], measures, ties=ties, queries=queries, depth=depth)
                  for n in names]
     qids, X, dropped = _aligned(evals, names, queries)
     return compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,

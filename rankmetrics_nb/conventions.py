@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 import numpy as np
 from .kit import EvalInputError, Batch, SubtopicBatch, check_choice, plural, preview
-from .joins import TIE_POLICIES
+from .order import TIE_POLICIES
 from .measures import REGISTRY, Measure
 
 # %% auto #0

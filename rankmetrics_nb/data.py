@@ -69,3 +69,18 @@ def example_paths()->dict:
     "Paths of the shipped example files: keys `qrels`, `bm25`, `rerank`."
     root = resources.files('rankmetrics_nb') / 'data'
     return {k: Path(str(root / f)) for k, f in _FILES.items()}
+
+# %% ../nbs/01_data.ipynb #b85380b6
+def seeded_dicts(seed:int, # the generator's seed
+                 grades:tuple=(-1, 4), # judgements drawn from range(*grades) (q7's all 0)
+                 n_queries:int=30, # queries, each ranking 1 to 1,499 of 1,500 documents
+                )->tuple:
+    "A seeded `(qrels, run)` in pytrec_eval's `{qid: {docno: value}}` shape."
+    rng, qrels, run = np.random.default_rng(seed), {}, {}
+    for q in range(n_queries):
+        docs = [f'd{j}' for j in rng.permutation(3000)[:1500]]
+        depth = int(rng.integers(1, 1500))
+        run[f'q{q}'] = dict(zip(docs[:depth], np.round(rng.normal(0, 1, depth), 1).tolist()))   # 1 decimal: many ties
+        judged = rng.choice(docs[:min(depth + 40, 1500)], min(60, depth + 40), replace=False)   # some never retrieved
+        qrels[f'q{q}'] = dict(zip(judged.tolist(), (rng.integers(*grades, len(judged)) * (q != 7)).tolist()))
+    return qrels, run

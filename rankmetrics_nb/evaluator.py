@@ -4,17 +4,18 @@
 
 # %% ../nbs/10_evaluate.ipynb #2f53b085
 from __future__ import annotations
-import json, warnings
+import json
 import numpy as np
-from dataclasses import dataclass
-from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatch, query_mean, plain_json
+from dataclasses import dataclass, field
+from .kit import (EvalInputError, Mean, Batch, SubtopicBatch, query_mean, plain_json,
+                                plural, evaluated_report)
 from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 from .conventions import apply_conventions, apply_empty
 from .tables import Tabled, means_table, evaluation_html
 
 # %% auto #0
-__all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate']
+__all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate', 'MergedEvaluation']
 
 # %% ../nbs/10_evaluate.ipynb #a4292fa2
 class PerQueryValues(Tabled):
@@ -62,7 +63,6 @@ class PerQueryValues(Tabled):
                  ):
         "The result `to_json` wrote (an `Evaluation`, a `MergedEvaluation`): the same values, means and report."
         d = json.loads(text)
-        if isinstance(d, dict) and d.get('type') == 'MergedEvaluation': import rankmetrics_nb.scale   # (defines it)
         kinds = _kinds(PerQueryValues)
         if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
         return kinds[d['type']]._from_dict(d)
@@ -163,25 +163,67 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              ties:str=None, # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
              queries:str=None, # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0); None: the preset's, else "run"
              depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
-             block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (bounded memory); None reads it whole
+             block_bytes:int=None, # streaming is `rankmetrics_nb.evaluate`'s (`scale.evaluate`); given here, an error says so
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
              store=None, # a `store.Store`: record the per-query values in it
             )->dict:
-    "Evaluate a run: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
-    if type(run).__module__.split('.')[0] == 'dask' and hasattr(run, 'npartitions'):   # a Dask DataFrame: its partitions on Dask
-        if empty is not None or conventions is not None or block_bytes is not None:
-            raise EvalInputError("a Dask run is evaluated by dask_evaluation, without empty=, conventions= or block_bytes=: write "
-                                 "the parameters in the measure names and pass ties= and queries=")
-        from rankmetrics_nb.scale import dask_evaluation
-        e = dask_evaluation(qrels, run, measures, ties=ties or 'trec', queries=queries or 'run', depth=depth)
-        return e.per_query() if per_query else e.means()
-    if block_bytes is not None:                   # a run larger than memory: the streamed path gives the same values
-        if empty is not None or conventions is not None:
-            raise EvalInputError("empty= and conventions= are not available with block_bytes (streamed evaluation): "
-                                 "evaluate in memory, or write the parameters in the measure names and pass ties= and queries=")
-        from rankmetrics_nb.scale import stream_evaluation
-        e = stream_evaluation(qrels, run, measures, block_bytes, ties=ties or 'trec', queries=queries or 'run', depth=depth)
-    else: e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions)
-    if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
+    "Evaluate a run held in memory: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
+    if block_bytes is not None:
+        raise EvalInputError("block_bytes= streams the run, which this evaluate does not: call rankmetrics_nb.evaluate "
+                             "(scale.evaluate: in memory, streamed or on Dask), or scale.stream_evaluate")
+    e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions, store=store)
     return e.per_query() if per_query else e.means()
+
+# %% ../nbs/10_evaluate.ipynb #64ca54a6
+@dataclass(eq=False)
+class MergedEvaluation(PerQueryValues):
+    "Per-query values of several measures gathered from parts of a run (blocks or partitions), with means merged from partial sums and counts."
+    keys: list # the measures as the caller named them
+    measures: list # the parsed measures, in the same order
+    qids: np.ndarray # (q,) the evaluated queries, sorted (as `evaluation` sorts them)
+    values: np.ndarray # (q, measures) every measure's value for every query
+    sums: np.ndarray # (measures,) each measure's sum over the evaluated queries (merged partial sums)
+    missing_from_run: np.ndarray = field(default_factory=lambda: np.zeros(0, str)) # qrels queries no part holds
+    missing_from_qrels: np.ndarray = field(default_factory=lambda: np.zeros(0, str)) # run queries without judgements
+    queries: str = 'run' # which queries count: "run" or "qrels"
+    ties: str = 'trec' # the tie policy
+    n_ret: int = 0 # documents ranked, over all parts
+    in_run: int = 0 # evaluated queries that the run holds
+    parts: int = 0 # how many parts were evaluated
+    @property
+    def n(self)->int: return len(self.qids)
+    def means(self)->dict:
+        "{measure: summary}: a `Mean` (with `n` and `skipped`) from the merged sums, or an int for the counts."
+        def one(j, m, s):
+            if m.definition.summary == 'sum': return int(round(s))
+            if m.definition.summary == 'gm': return Mean(m.summarise(self.values[:, j]), self.n, self.skipped)   # from the rows
+            return Mean(s / self.n if self.n else 0.0, self.n, self.skipped)
+        return {k: one(j, m, s) for j, (k, m, s) in enumerate(zip(self.keys, self.measures, self.sums.tolist()))}
+    def report(self)->str:
+        "What was evaluated and what was left out (as `Batch.report`), and from how many parts."
+        return evaluated_report(self.n, self.in_run, self.n_ret, self.ties, self.queries, self.missing_from_run,
+                                self.missing_from_qrels, f", from {plural(self.parts, 'part', 'parts')}")
+    def __repr__(self):
+        s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
+        return f"MergedEvaluation({self.n} queries from {plural(self.parts, 'part', 'parts')}: {s})"
+    def _json_fields(self)->dict: return dict(sums=self.sums, ties=self.ties, n_ret=self.n_ret, in_run=self.in_run, parts=self.parts)
+    @classmethod
+    def part(cls, e:Evaluation, # a part's evaluation (`evaluation` on the part's queries)
+             **fields, # the counts and settings: `missing_from_qrels`, `ties`, `n_ret`, `in_run`, `parts`, ...
+            )->MergedEvaluation:
+        "A part's rows, and each measure's partial sum, from its `Evaluation`."
+        return cls(e.keys, e.measures, np.asarray(e.qids), e.values, e.values.sum(axis=0), **fields)
+    @classmethod
+    def empty(cls, measures, # the measures, as `evaluation` takes them
+              **fields, # as for `part`
+             )->MergedEvaluation:
+        "A part without evaluated queries (its run holds none the qrels judge): no rows, zero sums."
+        keys, parsed = _keyed(measures)
+        return cls(keys, parsed, np.zeros(0, str), np.zeros((0, len(keys))), np.zeros(len(keys)), **fields)
+    @classmethod
+    def _from_dict(cls, d:dict)->MergedEvaluation:
+        "A `MergedEvaluation` from `to_json`'s data (`PerQueryValues.from_json`)."
+        qids, values, measures, left = cls._json_columns(d)
+        return cls(d['keys'], measures, qids, values, np.array(d['sums'], float), *left, d['queries'], d['ties'], d['n_ret'],
+                   d['in_run'], d['parts'])

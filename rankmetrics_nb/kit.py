@@ -10,11 +10,12 @@ import hashlib
 import numpy as np
 
 # %% auto #0
-__all__ = ['ID_LIMIT', 'EvalInputError', 'QueryMismatchWarning', 'Ranking', 'fit_id', 'original_id', 'decode_ids', 'plural',
-           'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected', 'judged_only',
-           'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'label_matrix',
-           'judged_cells', 'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio',
-           'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
+__all__ = ['ID_LIMIT', 'QUERIES', 'EvalInputError', 'QueryMismatchWarning', 'Ranking', 'fit_id', 'original_id', 'decode_ids',
+           'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
+           'judged_only', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel',
+           'check_queries', 'check_count', 'label_matrix', 'judged_cells', 'cells_or_matrix', 'top_k', 'as_result',
+           'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean',
+           'query_mean', 'same_setting', 'apply_preset']
 
 # %% ../nbs/00_kit.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -397,6 +398,30 @@ def check_rel(rel, # the lowest grade counted as relevant
              )->float:
     "`rel` as a float, or a clear error: the threshold must be a positive finite number."
     return check_number(rel, 'rel', 'the lowest grade counted as relevant', low=0, open_low=True)
+
+# %% ../nbs/00_kit.ipynb #481a95be
+QUERIES = {'run': "the queries both the qrels and the run hold (several runs: those every run answers)",
+           'qrels': "every qrels query; one a run does not answer is an empty ranking (trec_eval's -c)"}
+_QUERIES_ALSO = {'common': 'run'}   # compare's earlier name for "run"
+
+# %% ../nbs/00_kit.ipynb #1dcab400
+def check_queries(queries, # which queries count: a key of `QUERIES` ("common" is read as "run")
+                 )->str:
+    "`queries` as a key of `QUERIES`, or a clear error."
+    q = _QUERIES_ALSO.get(queries, queries) if isinstance(queries, str) else None
+    if q not in QUERIES: raise EvalInputError(f"unknown queries {queries!r}: queries must be 'run' or 'qrels'")
+    return q
+
+# %% ../nbs/00_kit.ipynb #5c331dac
+def check_count(x, # the value to check
+                name:str, # the parameter's name, for the message
+                what:str, # what it counts, for the message
+                high:float=None, # the largest allowed value
+               )->int:
+    "`x` as an int if it is a whole number from 1 to `high`, else a clear error."
+    n = check_number(x, name, what, low=1, high=high)
+    if n != int(n): raise EvalInputError(f"{name} must be a whole number ({what}); got {x!r}")
+    return int(n)
 
 # %% ../nbs/00_kit.ipynb #cbf2ec24
 def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`

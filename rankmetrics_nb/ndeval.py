@@ -5,9 +5,9 @@
 # %% ../nbs/07a_ndeval.ipynb #d8700301
 from __future__ import annotations
 import os, warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Mean, SubtopicBatch, check_k, check_choice
+from .kit import EvalInputError, QueryMismatchWarning, Mean, SubtopicBatch, check_k, check_choice, check_queries
 from .reader import read_bytes
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .joins import join_subtopics
@@ -120,7 +120,7 @@ def diversity_table(qrels, # diversity judgements (`topic subtopic docno judgmen
     p = dict(DIVERSITY_PRESETS[check_choice(preset, 'preset', DIVERSITY_PRESETS)])
     p.update({k: v for k, v in dict(alpha=alpha, beta=beta, ties=ties, queries=queries, depth=depth, cutoffs=cutoffs).items() if v is not None})
     alpha, beta, ties = check_alpha(p['alpha']), check_beta(p['beta']), check_choice(p['ties'], 'tie policy', NDEVAL_TIES)
-    queries, cutoffs = check_choice(p['queries'], 'queries', ('run', 'qrels')), tuple(check_k(k, 'cutoff') for k in p['cutoffs'])
+    queries, cutoffs = check_queries(p['queries']), tuple(check_k(k, 'cutoff') for k in p['cutoffs'])
     q, r, run_topics = _ndeval_inputs(qrels, run, ties)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)      # the table reports them: zero rows, and the divisor

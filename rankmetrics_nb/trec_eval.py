@@ -4,38 +4,46 @@
 
 # %% ../nbs/12_trec_eval.ipynb #8ca7dc8a
 from __future__ import annotations
-import difflib, getopt, math, os, re, sys, tempfile, warnings
-from dataclasses import dataclass, field
+import difflib, getopt, os, re, sys, tempfile, warnings
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning, preview
 from .reader import read_bytes, read_text, parse_text
 from .inputs import Qrels, Run, read_qrels, read_run, ids_text
+from .keys import distinct
 from .joins import join
+from .stream import run_blocks
 from .trec_measures import trec_queries, check_version
-from .measures import GM_FLOOR, TREC_MEASURES, NICKNAMES, nickname, measure_table, format_of
-from .tables import Tabled, trec_eval_table, trec_eval_html
+from .measures import TREC_MEASURES, NICKNAMES, nickname, measure_table, format_of
+from .trec_output import (ZScores, read_zscores, TrecEvalResult, MISSING_ZSCORE, MIN_GEO_MEAN, measure_columns,
+                                        summarise)
 from .trec_qrels_jg import jg_queries, read_qrels_jg
 from .trec_prefs import PREFS_FORMATS, Prefs, pref_counts, read_prefs
 
 # %% auto #0
-__all__ = ['MISSING_ZSCORE', 'MIN_GEO_MEAN', 'USAGE', 'select_measures', 'read_runid', 'ZScores', 'read_zscores',
-           'TrecEvalResult', 'trec_eval', 'parse_args', 'main']
+__all__ = ['USAGE', 'select_measures', 'read_runid', 'trec_eval', 'parse_args', 'main', 'ZScores', 'read_zscores',
+           'TrecEvalResult', 'MISSING_ZSCORE', 'MIN_GEO_MEAN']
 
-# %% ../nbs/12_trec_eval.ipynb #e9374c41
+# %% ../nbs/12_trec_eval.ipynb #e02c911e
+_all_ = ['ZScores', 'read_zscores', 'TrecEvalResult', 'MISSING_ZSCORE', 'MIN_GEO_MEAN']   # (defined on trec_output's page)
+
+# %% ../nbs/12_trec_eval.ipynb #c34a5a19
 def _split_request(text:str)->tuple:
     "`'P.5,10'` → `('P', '5,10')`: the measure name and the parameter text after the first `.` (None without one)."
     name, dot, param = text.partition('.')
     if dot and not param: raise EvalInputError(f"measure {text!r}: nothing after the '.' (give parameters, or drop the '.')")
     return name, (param if dot else None)
 
+# %% ../nbs/12_trec_eval.ipynb #ceb6c161
 def _printed_name(text:str):
     "`('P', '10')` when `text` is a printed name with its parameter (`P_10`), else None."
     for base in sorted(TREC_MEASURES, key=len, reverse=True):
         rest = text[len(base) + 1:]
         if text.startswith(base + '_') and rest[:1] and (rest[0].isdigit() or rest[0] == '.'): return base, rest
 
+# %% ../nbs/12_trec_eval.ipynb #e0489b55
 def _suggest(text:str)->str:
     "A hint for the unknown measure request `text`: its `-m` spelling if it is a printed name, else the closest names."
     if (hit := _printed_name(text)): return f"; did you mean '{hit[0]}.{hit[1]}' (parameters follow a '.')?"
@@ -43,7 +51,7 @@ def _suggest(text:str)->str:
     close = [lower[c] for c in difflib.get_close_matches(text.partition('.')[0].lower(), list(lower), n=3, cutoff=0.6)]
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "; `-h` lists the measures"
 
-# %% ../nbs/12_trec_eval.ipynb #ba7690ba
+# %% ../nbs/12_trec_eval.ipynb #df0206a1
 def select_measures(requests=('official',), # `-m` texts: measure names, nicknames, `name.params`
                     version:int=10, # 10 or 9: `all_trec` lost rbp, rbp_resid and unj in 9
                     rel_format:str='qrels', # -R: each relevance format has its own measures (`measures.measure_table`)
@@ -76,7 +84,7 @@ def select_measures(requests=('official',), # `-m` texts: measure names, nicknam
             if skipped: notes.append(f"measure {m.name!r}: {', '.join(repr(k) for k in skipped)} ignored: not a grade (as trec_eval ignores it)")
     return plan, notes
 
-# %% ../nbs/12_trec_eval.ipynb #9bac094a
+# %% ../nbs/12_trec_eval.ipynb #4ed202f4
 def _last_line(path)->bytes:
     "The last line of the file at `path` that is neither blank nor a comment (gzip files are decompressed)."
     with open(path, 'rb') as f:
@@ -92,184 +100,26 @@ def _last_line(path)->bytes:
     lines = [l for l in data.splitlines() if l.strip() and not l.startswith(b'#')]
     return lines[-1] if lines else b''
 
+# %% ../nbs/12_trec_eval.ipynb #84ae23e5
 def _last_content_line(data)->bytes:
     "The last line of the text `data` (bytes or an array of them) that is neither blank nor a comment, read from its end."
     for width in (1 << 16, len(data)):
         lines = [l for l in bytes(data[max(0, len(data) - width):]).splitlines() if l.strip() and not l.startswith(b'#')]
         if len(lines) > 1 or width >= len(data): return lines[-1] if lines else b''
 
+# %% ../nbs/12_trec_eval.ipynb #453e5605
 def _runid_of(line:bytes)->str:
     "The sixth field of a run line ('' when it has fewer fields)."
     fields = line.split()
     return fields[5].decode('utf-8', 'replace') if len(fields) > 5 else ''
 
+# %% ../nbs/12_trec_eval.ipynb #07fbe756
 def read_runid(path, # a TREC run file (plain or gzip)
               )->str:
     "The run's id as trec_eval prints it: the sixth field of the last content line ('' when it has fewer fields)."
     return _runid_of(_last_line(path))
 
-# %% ../nbs/12_trec_eval.ipynb #0b42df7d
-@dataclass(eq=False)
-class ZScores:
-    "The reference means and standard deviations of a `-Z` file, one row per (qid, measure)."
-    qid: np.ndarray # query ids
-    measure: np.ndarray # printed measure names
-    mean: np.ndarray # the reference mean of each row
-    sd: np.ndarray # the reference standard deviation of each row
-    source: str = '<zscores>' # where they were read from
-    def __post_init__(self):
-        self.qid, self.measure = np.asarray(self.qid, str), np.asarray(self.measure, str)
-        self.mean, self.sd = np.asarray(self.mean, np.float64), np.asarray(self.sd, np.float64)
-    def __len__(self): return len(self.qid)
-    def __repr__(self): return f"ZScores({len(self)} rows from {self.source})"
-
-def read_zscores(path, # a `qid measure mean stddev` file (whitespace separated)
-                )->ZScores:
-    "Read a trec_eval `-Z` file; a line without four fields or with a non-number names the file and line."
-    if not Path(path).is_file(): raise EvalInputError(f"zscores file not found: {path}")
-    rows = []
-    for no, line in enumerate(Path(path).read_bytes().decode('utf-8', 'replace').splitlines(), 1):
-        f = line.split()
-        if not f: continue
-        if len(f) != 4: raise EvalInputError(f"{path}, line {no}: expected 4 fields (qid measure mean stddev), found {len(f)}: {line!r}")
-        try: rows.append((f[0], f[1], float(f[2]), float(f[3])))
-        except ValueError: raise EvalInputError(f"{path}, line {no}: mean and stddev must be numbers: {line!r}") from None
-    if not rows: raise EvalInputError(f"{path}: no data lines")
-    return ZScores(*zip(*rows), source=os.fspath(path))
-
-# %% ../nbs/12_trec_eval.ipynb #9455afc4
-MISSING_ZSCORE = -1000000.0   # trec_eval's MISSING_ZSCORE_VALUE
-
-def _zscore(values:np.ndarray, qids:np.ndarray, name:str, z:ZScores)->np.ndarray:
-    "The z-scores of one measure's per-query `values` against the reference file `z`."
-    sel = z.measure == name
-    zq, zm, zs = z.qid[sel], z.mean[sel], z.sd[sel]
-    o = np.argsort(zq, kind='stable'); zq, zm, zs = zq[o], zm[o], zs[o]
-    at = np.clip(np.searchsorted(zq, qids), 0, max(len(zq) - 1, 0))
-    found = (zq[at] == qids) if len(zq) else np.zeros(len(qids), bool)
-    mean, sd = np.where(found, zm[at] if len(zq) else 0, 0.0), np.where(found, zs[at] if len(zq) else 1, 1.0)
-    ok = found & ((sd != 0) | (values == mean))
-    out = np.divide(values - mean, sd, out=np.zeros(len(values)), where=sd != 0)
-    out = np.where(ok, out, MISSING_ZSCORE)
-    return np.where(np.isin(qids, z.qid), out, MISSING_ZSCORE)
-
-# %% ../nbs/12_trec_eval.ipynb #048e5a8f
-MIN_GEO_MEAN = GM_FLOOR   # trec_eval's floor for geometric means (the registry's, for gm_map and gm_bpref)
-
-def _summaries(m:np.ndarray, how:list, n:int)->np.ndarray:
-    "The `all` value of every row of `m` (measures × queries) under its rule in `how`, averaging over `n` queries."
-    if m.shape[1] == 0: return np.zeros(len(m))
-    gm = np.array([h == 'gm' for h in how])
-    x = np.where(gm[:, None], np.log(np.maximum(m, MIN_GEO_MEAN)), m)
-    total = np.cumsum(x, axis=1)[:, -1]                     # left to right, as trec_eval adds
-    missing = n - m.shape[1]
-    out = np.where(np.array([h == 'sum' for h in how]), total, total / n)
-    out[gm] = np.exp((total[gm] + missing * math.log(MIN_GEO_MEAN)) / n)
-    logs = np.array([h == 'gmlog' for h in how])               # values already logged (z-scores of the logs)
-    out[logs] = np.exp((total[logs] + missing * math.log(MIN_GEO_MEAN)) / n)
-    return out
-
-# %% ../nbs/12_trec_eval.ipynb #5e837826
-@dataclass(eq=False)
-class _Column:
-    "One printed measure name: per-query values, how it is summarised and printed."
-    name: str # the printed measure name
-    kind: str # 'float' | 'int' | 'str'
-    summary: str # the rule of its `all` line
-    values: np.ndarray # one value per query
-    per_query: bool = True # printed on per-query lines
-    zscored: bool = False # printed as a z-score (`-Z`)
-    total: object = None # its `all` value, once summarised
-    nan: str = '  -nan' # how C prints NaN: -nan for trec_eval 10's 0/0; trec_eval 9's outputs show nan
-
-def _cells(col:_Column, values)->tuple:
-    "The printed value cells of a column: their `%` format and the values it formats (Python objects, one per query)."
-    v = np.asarray(values)
-    if col.kind == 'str':
-        s = v.astype(str)
-        return '%s', (s if col.summary == 'runid' else np.where(np.char.startswith(s, "'"), s, np.char.add(np.char.add("'", s), "'"))).tolist()
-    if col.kind == 'int' and not col.zscored: return '%d', np.trunc(v.astype(np.float64)).astype(np.int64).tolist()
-    return '%6.4f', v.astype(np.float64).tolist()                    # Python's %f rounds as C's printf; NaN prints as '   nan'
-
-def _label(col:_Column)->str:
-    "The name field: padded to 22 characters, `Z` in front of a z-score."
-    return ('Z' if col.zscored else '') + f'{col.name:<22}'
-
-def _lines(cols:list, qids:np.ndarray, values:list, block:int=2048)->str:
-    """`label TAB qid TAB value` lines, query-major: each query's block in column order. One query's lines are one `%` format;
-    `block` queries are formatted by one `%` call (C speed, every column at once)."""
-    if not cols or not len(qids): return ''
-    cells = [_cells(c, v) for c, v in zip(cols, values)]
-    one = ''.join(f"{_label(c).replace('%', '%%')}\t%s\t{f}\n" for c, (f, _) in zip(cols, cells))
-    args = np.empty((len(qids), 2 * len(cols)), object)
-    args[:, 0::2] = np.asarray(qids, str).astype(object)[:, None]
-    for j, (_, v) in enumerate(cells): args[:, 2 * j + 1] = v
-    text = ''.join((one * len(a)) % tuple(a.ravel().tolist()) for a in (args[i:i + block] for i in range(0, len(args), block)))
-    nans = {c.nan for c, v, (f, _) in zip(cols, values, cells) if f == '%6.4f' and c.nan != '   nan' and np.isnan(np.asarray(v, np.float64)).any()}
-    for nan in nans: text = text.replace('\t   nan\n', f'\t{nan}\n')   # C prints 0/0 (x86's NaN, sign bit set) as -nan
-    return text
-
-# %% ../nbs/12_trec_eval.ipynb #c6ac02b9
-@dataclass(eq=False)
-class TrecEvalResult(Tabled):
-    "The numbers of one trec_eval evaluation: per-query values and summaries of every printed measure name."
-    columns: list = field(repr=False) # the printed measure names, in print order, each with its values and summary
-    qids: np.ndarray # the evaluated queries, in trec_eval's order
-    printed: np.ndarray = field(repr=False) # the rows of `qids` that `-q` prints
-    runid: str # the run's id (the sixth field of its last line)
-    n: int # the number of queries the means divide by
-    notes: list # what was noted on stderr (queries skipped, parameters ignored)
-    per_query_wanted: bool = False # `-q` was given: `text()` prints the per-query blocks
-    version: int = 10 # the trec_eval version whose rules applied
-    skipped: np.ndarray = field(default_factory=lambda: np.zeros(0, str)) # qrels queries without results, left out (no `-c`)
-    dropped: np.ndarray = field(default_factory=lambda: np.zeros(0, str)) # run queries without judgements
-    zscores: bool = False # the values are z-scores (`-Z`)
-    def __post_init__(self): self.qids = np.asarray(self.qids, str)
-    @property
-    def names(self)->list:
-        "The printed measure names, in print order."
-        return [c.name for c in self.columns]
-    @cached_property
-    def summary(self)->dict:
-        "`{measure name: value}` of the `all` block (floats, ints for counts, the run id as a string)."
-        return {c.name: (c.total if c.kind == 'str' or c.zscored else (int(c.total) if c.kind == 'int' else float(c.total)))
-                for c in self.columns if c.total is not None}
-    @cached_property
-    def per_query(self)->dict:
-        "`{qid: {measure name: value}}` for every evaluated query (also those `text()` does not print)."
-        cols = [c for c in self.columns if c.per_query]
-        conv = lambda c, v: v if c.kind == 'str' else (int(v) if c.kind == 'int' and not c.zscored else float(v))
-        return {q: {c.name: conv(c, c.values[i]) for c in cols} for i, q in enumerate(self.qids)}
-    def values(self, name:str)->np.ndarray:
-        "The per-query values of one printed measure name, in `qids` order."
-        for c in self.columns:
-            if c.name == name: return c.values
-        raise KeyError(f"{name!r} was not computed; computed: {', '.join(self.names)}")
-    def text(self, per_query:bool=None, summary:bool=True)->str:
-        "The evaluation printed exactly as trec_eval prints it (`per_query`: the `-q` blocks; default as requested)."
-        per_query = self.per_query_wanted if per_query is None else per_query
-        out = []
-        if per_query:
-            cols = [c for c in self.columns if c.per_query]
-            rows = self.printed
-            out.append(_lines(cols, self.qids[rows], [c.values[rows] for c in cols]))
-        if summary:
-            cols = [c for c in self.columns if c.total is not None]
-            out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
-        return ''.join(out)
-    def to_frame(self):
-        "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
-        import pandas as pd
-        return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
-    def table(self, digits:int=4, label:str=None):
-        "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
-        t = trec_eval_table(self, digits); t.label = label
-        return t
-    def _repr_html_(self)->str: return trec_eval_html(self)
-    def __repr__(self):
-        return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self.columns)} measure names)"
-
-# %% ../nbs/12_trec_eval.ipynb #e49dcfcc
+# %% ../nbs/12_trec_eval.ipynb #e5de3c56
 def _restrict(qrels:Qrels, run:Run, qid:str)->tuple:
     "The judgements and run lines of query `qid` only (trec_eval's `-D level.qid`)."
     b = qid.encode()
@@ -282,16 +132,12 @@ def _restrict(qrels:Qrels, run:Run, qid:str)->tuple:
     return (Qrels(qrels.qid[kq], qrels.docno[kq], qrels.rel[kq], qrels.source, None if qrels.subtopic is None else qrels.subtopic[kq]),
             Run(run.qid[kr], run.docno[kr], run.score[kr], run.source))
 
-def _utility_d(param, default)->float:
-    "The fourth utility coefficient (the one multiplying the collection size)."
-    parts = str(param if param is not None else default or '').split(',')
-    try: return float(parts[3]) if len(parts) > 3 else 0.0
-    except ValueError: return 0.0
-
+# %% ../nbs/12_trec_eval.ipynb #c5e70e1f
 def _top_grades(b)->np.ndarray:
     "Each query's top judged grade (0 when it has none)."
     return b.ideal[:, 0] if b.ideal.shape[1] else np.zeros(len(b))
 
+# %% ../nbs/12_trec_eval.ipynb #888d9864
 def _check_top_grades(top:np.ndarray, # each evaluated query's top grade, in trec_eval's query order
                       qids:np.ndarray, # the queries
                      )->None:
@@ -302,6 +148,7 @@ def _check_top_grades(top:np.ndarray, # each evaluated query's top grade, in tre
                              f"trec_eval stops with an error on such a query (top grade -2 or less, or -1 on the first query "
                              f"evaluated); give it a grade >= 0 or drop it")
 
+# %% ../nbs/12_trec_eval.ipynb #4cabc7be
 def _mismatch(dropped, # run queries without judgements
               skipped, # qrels queries without results
               n:int, # queries evaluated
@@ -319,6 +166,77 @@ def _mismatch(dropped, # run queries without judgements
                    ("counted as 0 (-c)" if all_queries else
                     f"skipped, as trec_eval 9 does (the means are over the {n} queries in both files; -c counts them as 0)"))
     return out
+
+# %% ../nbs/12_trec_eval.ipynb #e7822402
+@dataclass
+class _Flags:
+    "The settings of one evaluation, checked once: what every step of `trec_eval` and of the streamed path reads."
+    plan: list # the measures: (TrecMeasure, param text or None), in print order
+    notes: list # what goes to stderr (parameters ignored, queries skipped), in order
+    per_query: bool = False # -q
+    all_queries: bool = False # -c
+    depth: int|None = None # -M
+    level: int = 1 # -l
+    judged_only: bool = False # -J
+    n_queries: int|None = None # --average-over
+    version: int = 10 # 10 or 9
+    zscores: object = None # -Z: a path or `ZScores`, read on first use
+    num_docs_in_coll: int = 0 # -N
+    rel_format: str = 'qrels' # -R
+    @cached_property
+    def z(self)->ZScores|None:
+        "The z-score file, read once (None without -Z)."
+        if self.zscores is None or isinstance(self.zscores, ZScores): return self.zscores
+        return read_zscores(self.zscores)
+    @property
+    def queries(self)->str: return 'qrels' if self.all_queries else 'run'
+
+# %% ../nbs/12_trec_eval.ipynb #60e03a13
+def _joined(s:_Flags, qrels, run):
+    "The run joined to its judgements as the format asks (warnings aside: the notes say it): a `Batch`, `JgQueries` or `PrefCounts`."
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        if s.rel_format == 'qrels_jg': return jg_queries(qrels, run, s.level, s.depth, s.queries, s.judged_only, s.version)
+        if s.rel_format in PREFS_FORMATS: return pref_counts(qrels, run, s.rel_format, s.depth, s.queries)
+        return join(qrels, run, ties='double' if s.version == 10 else 'trec', depth=s.depth, queries=s.queries)
+
+# %% ../nbs/12_trec_eval.ipynb #6a914d00
+def _measured(s:_Flags, b, runid:str)->tuple:
+    "(the queries as trec_eval sees them, a column of values per printed measure name) of the joined `b`."
+    q = b if s.rel_format != 'qrels' else trec_queries(b, level=s.level, judged_only=s.judged_only, version=s.version,
+                                                        num_docs_in_coll=s.num_docs_in_coll, placeholder=s.version == 10)
+    placeholder = ~np.asarray(q.in_run, bool) & (s.rel_format == 'qrels') & (s.version == 10)
+    return q, measure_columns(s.plan, q, runid, s.z, placeholder)
+
+# %% ../nbs/12_trec_eval.ipynb #e1336c74
+def _divisor(s:_Flags, top:np.ndarray|None, qids:np.ndarray)->int:
+    """The number of queries a mean divides by (`--average-over`, else the evaluated `qids`), once trec_eval's rule on a
+    query judged only negatively is checked on the top grades `top` (None: not the qrels format)."""
+    if top is not None and any(m.name not in ('runid', 'num_q') for m, _ in s.plan): _check_top_grades(top, qids)
+    n = len(qids) if s.n_queries is None else int(s.n_queries)
+    if n < len(qids): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(qids)})")
+    return n
+
+# %% ../nbs/12_trec_eval.ipynb #695316e1
+def _result(s:_Flags, cols:list, qids, printed, n:int, runid:str, skipped, dropped, num_rel_total=None)->TrecEvalResult:
+    "The result: every column's `all` line formed over `n` queries (`num_rel_total`: -c's count of grades > 0)."
+    summarise(cols, n, s.z, s.version, num_rel_total)
+    return TrecEvalResult(cols, qids, printed, runid, n, s.notes, per_query_wanted=s.per_query, version=s.version,
+                          skipped=skipped, dropped=dropped, zscores=s.z is not None)
+
+# %% ../nbs/12_trec_eval.ipynb #0f19566f
+def _run_and_id(run, runid:str|None, streamed:bool)->tuple:
+    """(the run, its id): the id read from the run file's last line unless given ('' for other inputs; a streamed file's is
+    read as it comes, None until then); a pipe or FIFO read once, here, unless streamed."""
+    path = isinstance(run, (str, os.PathLike))
+    if runid is None and path and Path(run).is_file(): runid = read_runid(run)
+    if path and not streamed and Path(run).exists() and not Path(run).is_file():   # a pipe or FIFO: read once
+        text = read_text(run)
+        runid = _runid_of(_last_content_line(text)) if runid is None else runid
+        c = parse_text(text, os.fspath(run), 'run')
+        run = Run(c['qid'], c['docno'], c['score'], os.fspath(run))
+    if runid is None and (not streamed or not path): runid = ''       # (streamed: from the run's last line, as read)
+    return run, runid
 
 # %% ../nbs/12_trec_eval.ipynb #12e8af13
 def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or `Qrels`
@@ -340,119 +258,65 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
              )->TrecEvalResult:
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     check_version(version)
-    plan, notes = select_measures(measures, version, rel_format)
-    path = isinstance(run, (str, os.PathLike))
-    if runid is None and path and Path(run).is_file(): runid = read_runid(run)
-    if path and block_bytes is None and Path(run).exists() and not Path(run).is_file():   # a pipe or FIFO: read once
-        text = read_text(run)
-        runid = _runid_of(_last_content_line(text)) if runid is None else runid
-        c = parse_text(text, os.fspath(run), 'run')
-        run = Run(c['qid'], c['docno'], c['score'], os.fspath(run))
-    if runid is None and (block_bytes is None or not path): runid = ''       # (streamed: from the run's last line, as read)
+    s = _Flags(*select_measures(measures, version, rel_format), per_query, all_queries, depth, level, judged_only, n_queries,
+               version, zscores, num_docs_in_coll, rel_format)
+    run, runid = _run_and_id(run, runid, block_bytes is not None)
     if block_bytes is not None:
         if rel_format != 'qrels' or all_queries or query is not None or not isinstance(run, (str, os.PathLike)):
             raise EvalInputError("block_bytes (streaming) needs a run file and -R qrels, without -c or -D")
-        return _streamed(read_qrels(qrels), run, plan, notes, runid, block_bytes, per_query=per_query, depth=depth, level=level,
-                         judged_only=judged_only, n_queries=n_queries, version=version, zscores=zscores,
-                         num_docs_in_coll=num_docs_in_coll)
+        return _streamed(s, read_qrels(qrels), run, runid, block_bytes)
     qrels, run = (read_prefs(qrels, rel_format) if rel_format in PREFS_FORMATS else
                   read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        if rel_format == 'qrels_jg': b = jg_queries(qrels, run, level, depth, 'qrels' if all_queries else 'run', judged_only, version)
-        elif rel_format in PREFS_FORMATS: b = pref_counts(qrels, run, rel_format, depth, 'qrels' if all_queries else 'run')
-        else: b = join(qrels, run, ties='double' if version == 10 else 'trec', rel=level, depth=depth, queries='qrels' if all_queries else 'run')
+    b = _joined(s, qrels, run)
     mismatch = _mismatch(b.missing_from_qrels, b.missing_from_run, len(b), all_queries)
     if mismatch: warnings.warn(QueryMismatchWarning(' | '.join(mismatch)), stacklevel=2)
-    notes += mismatch
+    s.notes += mismatch
     if len(b) == 0: raise EvalInputError("no queries with both results and relevance information")
-    if rel_format == 'qrels' and any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(_top_grades(b), b.qids)
-    n = len(b) if n_queries is None else int(n_queries)
-    if n < len(b): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(b)})")
-    q = b if rel_format != 'qrels' else trec_queries(b, level=level, judged_only=judged_only, version=version,
-                                                         num_docs_in_coll=num_docs_in_coll, placeholder=version == 10)
-    placeholder = ~np.asarray(q.in_run, bool) & (rel_format == 'qrels') & (version == 10)
-    z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
-    cols = _columns(plan, q, runid, z, placeholder)
-    _summarise(cols, n, z, version, int((b.ideal > 0).sum()) if all_queries and rel_format == 'qrels' else None)
+    n = _divisor(s, _top_grades(b) if rel_format == 'qrels' else None, b.qids)
+    q, cols = _measured(s, b, runid)
     printed = np.ones(len(q.qids), bool) if version == 10 else np.asarray(q.in_run, bool)
-    return TrecEvalResult(cols, q.qids, printed, runid, n, notes, per_query_wanted=per_query, version=version,
-                          skipped=b.missing_from_run if not all_queries else np.zeros(0, str), dropped=b.missing_from_qrels,
-                          zscores=z is not None)
-
-# %% ../nbs/12_trec_eval.ipynb #a9e52c17
-def _columns(plan:list, q, runid:str, z, placeholder:np.ndarray)->list:
-    "One `_Column` per printed measure name of `plan`, with its per-query values (z-scored with `-Z`)."
-    cols = []
-    for m, param in plan:
-        if m.summary == 'runid':
-            c = _Column('runid', 'str', 'runid', np.full(len(q.qids), runid, dtype=object), per_query=False)
-            c.total = runid; cols.append(c); continue
-        for name, v in m.values(q, param):
-            v = np.asarray(v)
-            if placeholder.any() and (name in ('num_ret', 'utility', 'rbp_resid', 'relstring') or name.startswith('unj')):
-                v = np.where(placeholder, '' if m.kind == 'str' else 0, v)   # trec_eval clears these by printed name
-            zs = z is not None and m.kind != 'str' and m.name != 'num_q'
-            summary = m.summary
-            if zs and summary == 'gm': v, summary = np.log(np.maximum(v.astype(np.float64), MIN_GEO_MEAN)), 'gmlog'
-            if zs: v = _zscore(v.astype(np.float64), q.qids, name, z)
-            cols.append(_Column(name, m.kind, summary, v, per_query=m.summary not in ('gm', 'runid') and m.name != 'num_q', zscored=zs))
-    return cols
-
-def _summarise(cols:list, n:int, z, version:int, num_rel_total:int|None)->None:
-    "Set every column's `all` value (its rule over `n` queries) and how it prints NaN; `num_rel_total`: -c's count of grades > 0."
-    num = [c for c in cols if c.kind != 'str' and c.summary in ('mean', 'sum', 'gm', 'gmlog')]
-    if num:
-        totals = _summaries(np.stack([np.asarray(c.values, np.float64) for c in num]), [c.summary for c in num], n)
-        for c, t in zip(num, totals): c.total = t
-    for c in cols:
-        if c.name == 'num_q': c.total, c.zscored = n, z is not None
-        if c.name == 'num_rel' and num_rel_total is not None: c.total = num_rel_total   # -c: every qrels query's grades > 0, whatever -l says
-        c.nan = '  -nan' if version == 10 else '   nan'
+    return _result(s, cols, q.qids, printed, n, runid, b.missing_from_run if not all_queries else np.zeros(0, str),
+                   b.missing_from_qrels, int((b.ideal > 0).sum()) if all_queries and rel_format == 'qrels' else None)
 
 # %% ../nbs/12_trec_eval.ipynb #24b850a9
-def _streamed(qrels:Qrels, run, plan:list, notes:list, runid:str, block_bytes:int, per_query=False, depth=None, level=1,
-              judged_only=False, n_queries=None, version=10, zscores=None, num_docs_in_coll=0)->TrecEvalResult:
+def _streamed(s:_Flags, qrels:Qrels, run, runid:str|None, block_bytes:int)->TrecEvalResult:
     "`trec_eval` on a run file read in blocks of whole queries: the same numbers, memory bounded by `block_bytes`."
-    from rankmetrics_nb.scale import run_blocks                      # the block reader of the scale page
-    z = None if zscores is None else (zscores if isinstance(zscores, ZScores) else read_zscores(zscores))
-    parts, seen = [], []
-    tail = []                                                        # (the run's last line, for its id when it has none yet)
+    parts, seen, tail = [], [], []                                   # (tail: the run's last line, for its id when it has none yet)
     for r in run_blocks(run, block_bytes, tail=tail):
-        keep = np.isin(qrels.qid, np.unique(r.qid))
-        seen.append(np.unique(r.qid))
+        ids = distinct(r.qid)
+        seen.append(ids)
+        keep = np.isin(qrels.qid, ids)
         if not keep.any(): continue
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore', QueryMismatchWarning)
-            b = join(Qrels(qrels.qid[keep], qrels.docno[keep], qrels.rel[keep], qrels.source), r,
-                     ties='double' if version == 10 else 'trec', rel=level, depth=depth)
-        if len(b) == 0: continue
-        q = trec_queries(b, level=level, judged_only=judged_only, version=version, num_docs_in_coll=num_docs_in_coll)
-        parts.append((q.qids, _top_grades(b), _columns(plan, q, runid, z, np.zeros(len(q), bool))))
+        b = _joined(s, Qrels(qrels.qid[keep], qrels.docno[keep], qrels.rel[keep], qrels.source), r)
+        if len(b): parts.append((_top_grades(b),) + _measured(s, b, runid))
     if not parts: raise EvalInputError("no queries with both results and relevance information")
-    if runid is None:                                                # a pipe's run id: its last line's, read as it came
-        runid = _runid_of(tail[0]) if tail else ''
-        for p in parts:
-            for c in p[2]:
-                if c.name == 'runid': c.values[:], c.total = runid, runid
-    qids = np.concatenate([p[0] for p in parts])
-    o = np.argsort(np.char.encode(qids.astype(str), 'utf-8'), kind='stable')     # trec_eval's order: byte order of the ids
-    qids, top = qids[o], np.concatenate([p[1] for p in parts])[o]
+    if runid is None: runid = _tail_runid(tail, [p[2] for p in parts])    # a pipe's run id: its last line's, read as it came
+    qids, top, cols = _merged(parts)
+    ran, judged = distinct(np.concatenate(seen)), distinct(qrels.qid)
+    dropped, skipped = ids_text(np.setdiff1d(ran, judged)), ids_text(np.setdiff1d(judged, ran))
+    s.notes += _mismatch(dropped, skipped, len(qids), False)
+    return _result(s, cols, qids, np.ones(len(qids), bool), _divisor(s, top, qids), runid, skipped, dropped)
+
+# %% ../nbs/12_trec_eval.ipynb #01959ae9
+def _tail_runid(tail:list, columns:list)->str:
+    "The run id of the run's last line (`tail`, as `run_blocks` read it), written into the `runid` column of every block."
+    runid = _runid_of(tail[0]) if tail else ''
+    for cols in columns:
+        for c in cols:
+            if c.name == 'runid': c.values[:], c.total = runid, runid
+    return runid
+
+# %% ../nbs/12_trec_eval.ipynb #59c15724
+def _merged(parts:list)->tuple:
+    "(query ids, top grades, columns) of the blocks' `(top grades, queries, columns)`, the queries in trec_eval's order (byte order)."
+    qids = np.concatenate([p[1].qids for p in parts])
+    o = np.argsort(np.char.encode(qids.astype(str), 'utf-8'), kind='stable')
     cols = parts[0][2]
     for j, c in enumerate(cols): c.values = np.concatenate([np.asarray(p[2][j].values) for p in parts])[o]
-    ran = np.unique(np.concatenate(seen))
-    judged = np.unique(qrels.qid)
-    dropped, skipped = ids_text(np.setdiff1d(ran, judged)), ids_text(np.setdiff1d(judged, ran))
-    notes += _mismatch(dropped, skipped, len(qids), False)
-    if any(m.name not in ('runid', 'num_q') for m, _ in plan): _check_top_grades(top, qids)
-    n = len(qids) if n_queries is None else int(n_queries)
-    if n < len(qids): raise EvalInputError(f"n_queries ({n}) is smaller than the number of evaluated queries ({len(qids)})")
-    _summarise(cols, n, z, version, None)
-    return TrecEvalResult(cols, qids, np.ones(len(qids), bool), runid, n, notes, per_query_wanted=per_query, version=version,
-                          skipped=skipped, dropped=dropped, zscores=z is not None)
+    return qids[o], np.concatenate([p[0] for p in parts])[o], cols
 
-# %% ../nbs/12_trec_eval.ipynb #159028b4
+# %% ../nbs/12_trec_eval.ipynb #ccd1cebd
 _SHORT = 'hvqm:cl:nD:JN:M:R:T:oZ:'
 _LONG = ['help', 'version', 'query_eval_wanted', 'measure=', 'complete_rel_info_wanted', 'level_for_rel=', 'nosummary',
          'Debug_level=', 'Judged_docs_only', 'Number_docs_in_coll=', 'Max_retrieved_per_topic=', 'Rel_info_format=',
@@ -469,10 +333,12 @@ USAGE = """Usage: rankmetrics trec_eval [-h] [-q] {-m measure}* [-c] [-n] [-l N]
    -m: calculate and print the measures named by 'measure' ('-m all_trec': every measure; '-m official' is the default)
 """
 
+# %% ../nbs/12_trec_eval.ipynb #aeab894c
 class _Usage(Exception):
     "A command-line error: message and exit status."
     def __init__(self, message, status=1): super().__init__(message); self.status = status
 
+# %% ../nbs/12_trec_eval.ipynb #e6c464e4
 def _integer(flag:str, text:str, low=None)->int:
     "The integer value of a flag, or a usage error naming the flag."
     try: v = int(text)
@@ -525,7 +391,7 @@ def parse_args(argv:list, # the arguments after `trec_eval`
     a['files'] = files
     return a
 
-# %% ../nbs/12_trec_eval.ipynb #d553d1f2
+# %% ../nbs/12_trec_eval.ipynb #033a2f30
 def _help(a:dict)->str:
     "The help text: usage, the flags, and the description of each requested measure."
     lines = [USAGE, "Flags and conventions: https://rankmetrics-nb.github.io/rankmetrics_nb/trec_eval.html", "",
@@ -538,6 +404,7 @@ def _help(a:dict)->str:
     lines.append("Nicknames: " + ', '.join(measure_table(a['rel_format'])[1]))
     return '\n'.join(lines) + '\n'
 
+# %% ../nbs/12_trec_eval.ipynb #32bb6bbd
 def main(argv:list=None, # the arguments after `trec_eval` (default: `sys.argv[1:]`)
          out=None, # where the evaluation goes (default: stdout)
          err=None, # where notes and errors go (default: stderr)

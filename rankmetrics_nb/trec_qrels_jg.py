@@ -73,7 +73,7 @@ def jg_queries(qrels, # judgements with groups: anything `read_qrels_jg` accepts
         with warnings.catch_warnings():
             warnings.simplefilter('ignore', QueryMismatchWarning)      # queries outside the group are expected
             b = join(Qrels(qrels.qid[k], qrels.docno[k], qrels.rel[k], qrels.source), run, ties='double' if version == 10 else 'trec',
-                     rel=level, depth=depth, queries=queries)
+                     depth=depth, queries=queries)   # (the level is trec_queries': the join's rel is unused)
         if len(b) == 0: continue
         rows = np.searchsorted(qids, np.char.encode(b.qids, 'utf-8'))
         groups.append((g.decode('utf-8', 'replace'), trec_queries(b, level, judged_only, version), rows))

@@ -1,6 +1,7 @@
-import os, sys
+import os, warnings
 from pathlib import Path
 import pytest
+from hypothesis import settings, strategies as st, HealthCheck
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get('RANKMETRICS_SHARED', ROOT.parent / 'shared'))
@@ -32,10 +33,45 @@ def trec_scale(tmp_path_factory):
     mod.ensure('trec', data_dir=folder)
     return {k: Path(v) for k, v in mod.paths('trec', folder).items()}
 
+def pytrec():
+    "The pytrec_eval module; the test skips (saying why) where it is absent."
+    return pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
+
 @pytest.fixture(scope='session')
 def trec_dicts(trec_scale):
     "The TREC-scale qrels and run as pytrec_eval's own parsers read them (the test skips where pytrec_eval is absent)."
-    pytrec_eval = pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
+    pytrec_eval = pytrec()
     with open(trec_scale['qrels']) as f: qrels = pytrec_eval.parse_qrel(f)
     with open(trec_scale['run']) as f: run = pytrec_eval.parse_run(f)
+    return qrels, run
+
+def quiet_join(*args, **kw):
+    "`join`, without the warning about queries on one side only."
+    from rankmetrics_nb import join, QueryMismatchWarning
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        return join(*args, **kw)
+
+SEEDED = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])   # no unseeded randomness
+
+@st.composite
+def collections(draw, docs, # the document ids to draw from
+                scores, # the scores to draw from
+                grades=(-1, 3), # the range of the grades
+                ranked=10, # most documents a query ranks
+                judged=12, # most documents a query's judgements cover
+                qids=None, # query ids to draw from (default: q0, q1, ...)
+                positive=True, # every query gets a grade >= 0 (pytrec_eval-terrier 0.5 corrupts memory on a query judged only negatively)
+               ):
+    "A qrels and a run dict over the same 1-4 queries; judgements may cover documents the run never ranks."
+    qrels, run = {}, {}
+    names = draw(st.lists(st.sampled_from(qids), unique=True, min_size=1, max_size=4)) if qids else \
+            [f'q{q}' for q in range(draw(st.integers(1, 4)))]
+    for q in names:
+        ranked_docs = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=ranked))
+        judged_docs = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=judged))
+        run[q] = {d: draw(st.sampled_from(scores)) for d in ranked_docs}
+        g = [draw(st.integers(*grades)) for _ in judged_docs]
+        if positive and max(g) < 0: g[0] = 0
+        qrels[q] = dict(zip(judged_docs, g))
     return qrels, run

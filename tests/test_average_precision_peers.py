@@ -2,20 +2,15 @@
 on the benchmark's TREC-scale data, and hypothesis property tests (derandomized, so no unseeded
 randomness) against pytrec_eval on small collections, against scikit-learn, and against the
 definition in exact fractions."""
-import warnings
 from fractions import Fraction
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.kit import QueryMismatchWarning
+from hypothesis import given, settings, strategies as st
 from rankmetrics_nb.joins import join
 from rankmetrics_nb.average_precision import average_precision, mean_average_precision, DENOMINATORS
+from conftest import pytrec, quiet_join, SEEDED, collections
 
 CUTS = (5, 10, 100, 1000)
-SEEDED = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-def pytrec():
-    return pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
 
 def trec_eval_values(qrels, run, rel):
     "pytrec_eval's map and map_cut_k per query, at relevance level `rel`."
@@ -31,9 +26,7 @@ def ours(b, rel):
 def test_map_and_map_cut_agree_with_pytrec_eval(trec_scale, trec_dicts, rel):
     "Per query, map and map_cut_5/10/100/1000 equal pytrec_eval's to 1e-12; so does MAP."
     theirs = trec_eval_values(*trec_dicts, rel)
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        b = join(trec_scale['qrels'], trec_scale['run'], rel=rel)
+    b = quiet_join(trec_scale['qrels'], trec_scale['run'], rel=rel)
     assert sorted(b.qids) == sorted(theirs)
     for name, values in ours(b, rel).items():
         want = np.array([theirs[q][name] for q in b.qids])
@@ -42,9 +35,7 @@ def test_map_and_map_cut_agree_with_pytrec_eval(trec_scale, trec_dicts, rel):
 
 def test_trec_scale_data_exercises_the_denominator(trec_scale):
     "The data has relevant documents the run never retrieved (so D = R matters) and a query without any."
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        b = join(trec_scale['qrels'], trec_scale['run'])
+    b = quiet_join(trec_scale['qrels'], trec_scale['run'])
     found = ((b.grades >= 1) & b.judged).sum(axis=1)
     assert (b.n_rel > found).any() and (b.n_rel == 0).any()
     zero = b.n_rel == 0
@@ -56,21 +47,8 @@ def test_trec_scale_data_exercises_the_denominator(trec_scale):
 DOCS = [f'd{i}' for i in range(12)]
 SCORES = [0.1, 0.5, 0.50000001, 1.0, 2.0, -1.0]       # ties, also at float32 precision
 
-@st.composite
-def collections(draw):
-    "A qrels and a run dict over the same queries; judgements may cover documents the run never ranks."
-    qrels, run = {}, {}
-    for q in range(draw(st.integers(1, 4))):
-        ranked = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=10))
-        judged = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=12))
-        run[f'q{q}'] = {d: draw(st.sampled_from(SCORES)) for d in ranked}
-        grades = [draw(st.integers(-1, 3)) for _ in judged]
-        if max(grades) < 0: grades[0] = 0   # pytrec_eval-terrier 0.5 corrupts memory (hangs, crashes) on a query judged only negatively
-        qrels[f'q{q}'] = dict(zip(judged, grades))
-    return qrels, run
-
 @settings(SEEDED, max_examples=200)
-@given(collections(), st.integers(1, 3))
+@given(collections(DOCS, SCORES), st.integers(1, 3))
 def test_small_collections_agree_with_pytrec_eval(data, rel):
     qrels, run = data
     theirs = trec_eval_values(qrels, run, rel)

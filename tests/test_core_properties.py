@@ -8,12 +8,14 @@ import pytest
 from hypothesis import given, settings, assume, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
 from rankmetrics_nb import REGISTRY, parse_measure, EvalInputError, ndcg, dcg, cumulative_gain
-from rankmetrics_nb import joins
-from rankmetrics_nb.joins import _match, _match_exact, _pair_hash, _doc_words, _n_words, _query_codes
+from rankmetrics_nb import joins, keys
+from rankmetrics_nb.keys import _match, _match_exact, _pair_hash, id_words
 
 QIDS = ['q1', 'q2', 'q10', 'é9']
 DOCS = ['a', 'ab', 'b', 'z', 'aaaaaaaa', 'aaaaaaaab', 'doc-with-a-long-name-17', 'doc-with-a-long-name-2', 'x#y', 'ü']
 SCORES = [0.1, 0.3, 0.30000001, -0.0, 0.0, 2.5, -3.0, 1e30, 1e-45]   # float32 ties, signed zeros, huge and tiny
+
+REL = st.integers(1, 3)   # `rel`: a positive grade, checked by the join as by every metric (0 is refused: see below)
 
 @st.composite
 def collections(draw):
@@ -42,7 +44,7 @@ def reference(qrels, run, ties, rel, depth, queries):
     return qids, rows
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(collections(), st.sampled_from(['trec', 'input']), st.integers(0, 3), st.sampled_from([None, 1, 3]), st.sampled_from(['run', 'qrels']))
+@given(collections(), st.sampled_from(['trec', 'input']), REL, st.sampled_from([None, 1, 3]), st.sampled_from(['run', 'qrels']))
 def test_join_matches_reference(data, ties, rel, depth, queries):
     qrels, run = data
     if not qrels or not run: return
@@ -62,7 +64,7 @@ def test_join_matches_reference(data, ties, rel, depth, queries):
 BATCH_FIELDS = ('qids', 'grades', 'judged', 'n_ret', 'ideal', 'n_rel', 'in_run', 'missing_from_run', 'missing_from_qrels')
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(collections(), st.sampled_from(['trec', 'double']), st.integers(0, 3), st.sampled_from([None, 1, 3]),
+@given(collections(), st.sampled_from(['trec', 'double']), REL, st.sampled_from([None, 1, 3]),
        st.sampled_from(['run', 'qrels']), st.booleans(), st.booleans())
 def test_dict_run_join_equals_general_join(data, ties, rel, depth, queries, prepared, descending):
     "Ranks found for the judged documents only (counted, or by bisection in descending runs; a run held as dicts, or as arrays) give the sorting path's batch, cell for cell."
@@ -89,7 +91,7 @@ def test_match_fast_path_equals_exact_path():
     rng = np.random.default_rng(11)
     qd = np.unique(rng.integers(0, 3000, 2000).astype(str).astype('S')); qq = rng.integers(0, 40, len(qd))
     rd = rng.integers(0, 3000, 20000).astype(str).astype('S'); rq = rng.integers(0, 40, len(rd))
-    w = _n_words(rd, qd)
+    w = id_words(rd, qd)
     fast = _match(rq, rd, _pair_hash(rq, rd, w), qq, qd, _pair_hash(qq, qd, w))
     exact = _match_exact(rq, rd, qq, qd)
     assert (fast == exact).all() and (fast >= 0).sum() > 100
@@ -136,7 +138,7 @@ def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
             if judged: qrels[f'q{q}'] = {d: int(g) for d, g in zip(judged, rng.integers(-1, 4, len(judged)))}
         if not run or not qrels: continue
         how = dict(ties=['trec', 'double'][trial % 2], depth=[None, 50][trial // 2 % 2], queries=['run', 'qrels'][trial // 4 % 2])
-        joins._BLOCK = 64 if trial % 2 else 1 << 18
+        keys.BLOCK = 64 if trial % 2 else 1 << 18
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter('ignore', QueryMismatchWarning)
@@ -144,7 +146,7 @@ def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
                 joins._COUNT_RANKS = False
                 try: general = join(qrels, run, **how)
                 finally: joins._COUNT_RANKS = True
-        finally: joins._BLOCK = 1 << 18
+        finally: keys.BLOCK = 1 << 18
         for b in (fast, arrays):
             for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(b, f), getattr(general, f), err_msg=f)
             np.testing.assert_array_equal(b.scores, general.scores)
@@ -175,7 +177,7 @@ def _same(a, b, what):
     assert np.array_equal(np.signbit(a), np.signbit(b)), what
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(collections(), st.sampled_from(['trec', 'double']), st.integers(0, 3), st.sampled_from([None, 1, 3]), st.sampled_from(['run', 'qrels']))
+@given(collections(), st.sampled_from(['trec', 'double']), REL, st.sampled_from([None, 1, 3]), st.sampled_from(['run', 'qrels']))
 def test_measures_read_judged_cells_as_the_laid_out_matrices(data, ties, rel, depth, queries):
     qrels, run = data
     assume(qrels and run)
@@ -192,3 +194,8 @@ def test_measures_read_judged_cells_as_the_laid_out_matrices(data, ties, rel, de
     for f in (ndcg, dcg, cumulative_gain):                                       # a max_grade every unjudged 0 is above, too
         for max_grade in (None, 2, -1):
             _same(_outcome(f, lean, max_grade=max_grade), _outcome(f, dense, max_grade=max_grade), f'{f.__name__} max_grade={max_grade}')
+
+@pytest.mark.parametrize('rel', [0, -1, float('nan'), 'x', None])
+def test_join_checks_rel(rel):
+    "The join checks `rel` as every metric does (it once took 0 and NaN, and 'x' failed deep in numpy)."
+    with pytest.raises(EvalInputError, match='rel must be a positive number'): join({'q': {'a': 1}}, {'q': {'a': 1.0}}, rel=rel)

@@ -3,24 +3,16 @@ the printed precision), per-query agreement with pytrec_eval-terrier (trec_eval'
 benchmark's TREC-scale data and on hypothesis-generated collections, scikit-learn's ndcg_score and
 dcg_score on seeded random data, and hypothesis property tests against the definition. Hypothesis
 runs derandomized, so there is no unseeded randomness."""
-import math, warnings
+import math
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.kit import query_mean, QueryMismatchWarning
+from hypothesis import given, settings, strategies as st
+from rankmetrics_nb.kit import query_mean
 from rankmetrics_nb.joins import join
 from rankmetrics_nb.dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, PRESETS
+from conftest import pytrec, quiet_join, SEEDED, collections
 
 CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)          # trec_eval's default ndcg_cut levels
-SEEDED = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-def pytrec():
-    return pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
-
-def quiet_join(*args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        return join(*args, **kw)
 
 def ours(b, cuts=CUTS, **kw):
     "Our per-query nDCGs under trec_eval's measure names."
@@ -90,24 +82,8 @@ def test_trec_scale_data_exercises_the_ideal(trec_scale):
 DOCS = [f'd{i}' for i in range(12)]
 SCORES = [0.1, 0.5, 0.50000001, 1.0, 2.0, -1.0]       # ties, also at float32 precision
 
-@st.composite
-def collections(draw):
-    """A qrels and a run dict over the same queries; judgements (grades -2..4) may cover documents the run never ranks.
-    Every query has a judgement >= 0: pytrec_eval-terrier 0.5 can crash (segfault, depending on memory) when a query's
-    judgements are all negative and other queries are evaluated with it - even for `map` - so that case is left to
-    test_batches_match_the_definition."""
-    qrels, run = {}, {}
-    for q in range(draw(st.integers(1, 4))):
-        ranked = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=10))
-        judged = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=12))
-        run[f'q{q}'] = {d: draw(st.sampled_from(SCORES)) for d in ranked}
-        grades = [draw(st.integers(-2, 4)) for _ in judged]
-        if max(grades) < 0: grades[0] = 0
-        qrels[f'q{q}'] = dict(zip(judged, grades))
-    return qrels, run
-
 @settings(SEEDED, max_examples=200)
-@given(collections(), st.integers(1, 3))
+@given(collections(DOCS, SCORES, grades=(-2, 4)), st.integers(1, 3))
 def test_small_collections_agree_with_pytrec_eval(data, level):
     qrels, run = data
     cuts = (1, 2, 3, 5, 10, 20)

@@ -8,18 +8,15 @@ from itertools import permutations
 import math
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
+from hypothesis import given, settings, strategies as st
 from rankmetrics_nb.kit import QueryMismatchWarning
 from rankmetrics_nb.joins import join_subtopics
 from rankmetrics_nb.diversity import alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
+from conftest import pytrec, SEEDED as _SEEDED
 
-SEEDED = settings(derandomize=True, database=None, deadline=None, max_examples=150,
-                  suppress_health_check=[HealthCheck.too_slow])
+SEEDED = settings(_SEEDED, max_examples=150)
 
 # ---------------------------------------------------------------- pytrec_eval on the TREC-scale data
-
-def pytrec():
-    return pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
 
 @pytest.fixture(scope='module')
 def one_subtopic(trec_scale):

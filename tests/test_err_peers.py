@@ -3,20 +3,15 @@ computes ERR (and ir_measures runs gdeval.pl for it; see test_gdeval_err.py), so
 slow per-query loop over the benchmark's TREC-scale data (read with pytrec_eval's own parsers and ordered
 independently of the core), the definition in exact fractions on hypothesis-generated batches
 (derandomized: no unseeded randomness), and seeded simulations checked against the formulas."""
-import warnings
 from fractions import Fraction
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.kit import QueryMismatchWarning
+from hypothesis import given, settings, strategies as st
 from rankmetrics_nb.joins import join
 from rankmetrics_nb.err import err, mean_err, cascade_stop_probabilities, cascade_probabilities, simulate_cascade
+from conftest import pytrec, quiet_join, SEEDED, collections
 
 CUTS = (None, 1, 5, 10, 20, 1000)
-SEEDED = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-def pytrec():
-    return pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a dev dependency) is not installed')
 
 def slow_err(grades, k, top):
     "ERR@k of one list of grades, a plain loop down the ranking in floats."
@@ -50,9 +45,7 @@ def trec_lists(trec_scale):
 
 @pytest.fixture(scope='module')
 def trec_batch(trec_scale):
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        return join(trec_scale['qrels'], trec_scale['run'])
+    return quiet_join(trec_scale['qrels'], trec_scale['run'])
 
 @pytest.mark.parametrize('max_grade', [3, 4, 'query'])
 def test_trec_scale_err_matches_a_slow_loop(trec_lists, trec_batch, max_grade):
@@ -152,19 +145,10 @@ def test_simulation_is_repeatable_and_matches_the_stop_probabilities(grades, see
 
 SCORES = [0.5, 1.0, 1.25, 2.0, 3.0, -1.0]             # ties, but no two that only float32 would merge
 DOCS = [f'd{i}' for i in range(10)]
-
-@st.composite
-def collections(draw):
-    qrels, run = {}, {}
-    for q in range(draw(st.integers(1, 4))):
-        ranked = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=8))
-        judged = draw(st.lists(st.sampled_from(DOCS), unique=True, min_size=1, max_size=10))
-        run[f'q{q}'] = {d: draw(st.sampled_from(SCORES)) for d in ranked}
-        qrels[f'q{q}'] = {d: draw(st.integers(-2, 4)) for d in judged}
-    return qrels, run
+COLLECTIONS = collections(DOCS, SCORES, grades=(-2, 4), ranked=8, judged=10, positive=False)
 
 @settings(SEEDED, max_examples=200)
-@given(collections(), st.sampled_from([1, 3, 20]))
+@given(COLLECTIONS, st.sampled_from([1, 3, 20]))
 def test_gdeval_preset_on_joined_collections(data, k):
     "join + preset='gdeval' equals gdeval's rules restated on the dicts: score desc, docno desc, grades > 0, mean over topics that exist."
     qrels, run = data
@@ -180,7 +164,7 @@ def test_gdeval_preset_on_joined_collections(data, k):
     assert mean_err(b, k=k, preset='gdeval').n == len(exists)
 
 @settings(SEEDED, max_examples=200)
-@given(collections(), st.sampled_from([None, 2]))
+@given(COLLECTIONS, st.sampled_from([None, 2]))
 def test_query_max_grade_comes_from_the_judgements(data, k):
     "With a Batch, max_grade='query' is the query's highest judged grade, retrieved or not (RankEval's y.max())."
     qrels, run = data

@@ -10,7 +10,8 @@ from rankmetrics_nb.kit import EvalInputError, Mean, ID_LIMIT
 from rankmetrics_nb import reader
 from rankmetrics_nb.reader import parse_text, parse_file, read_text
 from rankmetrics_nb.inputs import read_run, read_qrels
-from rankmetrics_nb.evaluator import evaluate, evaluation, Evaluation
+from rankmetrics_nb import evaluate                          # the evaluate users import: in memory, streamed or on Dask
+from rankmetrics_nb.evaluator import evaluation, Evaluation
 from rankmetrics_nb.scale import stream_evaluation, sort_run, dask_evaluation, MergedEvaluation
 from rankmetrics_nb.compare import compare_values, Comparison
 from rankmetrics_nb.trec_eval import trec_eval

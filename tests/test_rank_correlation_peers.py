@@ -7,12 +7,11 @@ from fractions import Fraction
 from itertools import combinations, permutations, product
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.kit import QueryMismatchWarning, EvalInputError
-from rankmetrics_nb.joins import join
+from hypothesis import given, settings, strategies as st
+from rankmetrics_nb.kit import EvalInputError
 from rankmetrics_nb.rank_correlation import rank_correlation, kendall_tau
+from conftest import quiet_join, SEEDED
 
-SEEDED = settings(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 def scipy_kendalltau():
     return pytest.importorskip('scipy.stats', reason='scipy (a dev dependency) is not installed').kendalltau
@@ -35,9 +34,7 @@ def tied_pairs(values):
 
 @pytest.fixture(scope='module')
 def batch(trec_scale):
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        return join(trec_scale['qrels'], trec_scale['run'])
+    return quiet_join(trec_scale['qrels'], trec_scale['run'])
 
 @pytest.mark.parametrize('variant', ['b', 'c'])
 def test_kendall_tau_agrees_with_scipy_on_trec_scale(batch, variant):
@@ -78,9 +75,7 @@ def test_ignored_ties_is_roc_auc_on_trec_scale(batch, rel):
 
 def test_weighted_rank_correlation_on_trec_scale(trec_scale):
     "Shared and per-query weight matrices against a per-query reference; unit weights equal the O(n log n) count."
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        b = join(trec_scale['qrels'], trec_scale['run'], depth=200)
+    b = quiet_join(trec_scale['qrels'], trec_scale['run'], depth=200)
     n = b.depth
     shared = np.repeat(1 / np.log2(np.arange(2, n + 2))[:, None], n, axis=1)    # the upper rank's discount
     per_query = np.random.default_rng(5).integers(0, 3, (len(b), n, n)).astype(float)

@@ -2,13 +2,12 @@
 documents, graded, tied scores), and against a plain-Python reference on inputs hypothesis generates
 (derandomized: no unseeded randomness)."""
 import math
-import warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.kit import QueryMismatchWarning, EvalInputError
-from rankmetrics_nb.joins import join
+from rankmetrics_nb.kit import EvalInputError
 from rankmetrics_nb.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
+from conftest import quiet_join
 
 # --------------------------------------------------------------------------------------------
 # A plain reference, written from the definition, one list at a time
@@ -64,9 +63,7 @@ pytrec_eval = pytest.importorskip('pytrec_eval', reason='pytrec_eval-terrier (a 
 @pytest.fixture(scope='module')
 def trec(trec_scale):
     "The batch, and pytrec_eval's parsed qrels and run, of the TREC-scale data."
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        b = join(trec_scale['qrels'], trec_scale['run'])
+    b = quiet_join(trec_scale['qrels'], trec_scale['run'])
     with open(trec_scale['qrels']) as f: qrels = pytrec_eval.parse_qrel(f)
     with open(trec_scale['run']) as f: run = pytrec_eval.parse_run(f)
     return b, qrels, run
@@ -113,9 +110,7 @@ def test_most_relevant_uses_the_judgements_not_the_list(trec):
     top = {q: max(qrels[q].values()) for q in b.qids}
     cut = set(sorted(b.qids)[::2])
     run2 = {q: {d: s for d, s in docs.items() if not (q in cut and qrels[q].get(d, 0) == top[q])} for q, docs in run.items()}
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)          # the data has a query with judgements only
-        b2 = join(qrels, run2)
+    b2 = quiet_join(qrels, run2)
     per_level = {lv: evaluate(qrels, run2, {'recip_rank'}, lv) for lv in (1, 2, 3)}
     expected = np.array([per_level[top[q]][q]['recip_rank'] if top[q] >= 1 else 0.0 for q in b2.qids])
     ours = reciprocal_rank(b2, by='most_relevant')
