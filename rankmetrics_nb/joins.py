@@ -11,7 +11,8 @@ from operator import itemgetter
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, check_k, check_rel,
-                                check_choice, check_queries, long_id_rows, original_id)
+                                check_choice, check_queries, original_id)
+from .ids import long_id_rows
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .keys import (query_stretches, query_codes, spread, code_at, queries_together, positions, distinct,
                                  doc_words, id_words, checked_hash, judged_rows)

@@ -6,7 +6,8 @@
 from __future__ import annotations
 import os
 import numpy as np
-from .kit import EvalInputError, ID_LIMIT, long_id_ranks
+from .kit import EvalInputError, ID_LIMIT
+from .ids import long_id_ranks
 from .reader import data_row_lines
 from .inputs import id_at
 

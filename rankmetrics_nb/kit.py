@@ -6,23 +6,20 @@
 from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-import hashlib
 import numpy as np
+from .checks import EvalInputError, QueryMismatchWarning, is_real, check_number, check_choice, check_k
+from .checks import check_rel, QUERIES, check_queries, check_count
+from .ids import ID_LIMIT, fit_id, original_id, decode_ids, long_ids_of, remember_long_ids
+_all_ = ['EvalInputError', 'QueryMismatchWarning', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'QUERIES',
+         'check_queries', 'check_count', 'ID_LIMIT', 'fit_id', 'original_id', 'decode_ids']   # handed on: a metric imports the kit alone
 
 # %% auto #0
-__all__ = ['ID_LIMIT', 'QUERIES', 'EvalInputError', 'QueryMismatchWarning', 'Ranking', 'fit_id', 'original_id', 'decode_ids',
-           'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
-           'judged_only', 'SubtopicBatch', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel',
-           'check_queries', 'check_count', 'label_matrix', 'judged_cells', 'cells_or_matrix', 'top_k', 'as_result',
+__all__ = ['Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
+           'judged_only', 'SubtopicBatch', 'label_matrix', 'judged_cells', 'cells_or_matrix', 'top_k', 'as_result',
            'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean',
-           'query_mean', 'same_setting', 'apply_preset']
-
-# %% ../nbs/00_kit.ipynb #9ced9993
-class EvalInputError(ValueError):
-    "Bad evaluation input; the message says what is wrong and where (file and line for files)."
-
-class QueryMismatchWarning(UserWarning):
-    "Some queries are only in the run or only in the qrels; the batch's `report()` lists them."
+           'query_mean', 'same_setting', 'apply_preset', 'EvalInputError', 'QueryMismatchWarning', 'is_real',
+           'check_number', 'check_choice', 'check_k', 'check_rel', 'QUERIES', 'check_queries', 'check_count',
+           'ID_LIMIT', 'fit_id', 'original_id', 'decode_ids']
 
 # %% ../nbs/00_kit.ipynb #2133632e
 @dataclass(eq=False)
@@ -48,66 +45,6 @@ class Ranking:
     def __setstate__(self, state):
         remember_long_ids(state.pop('_long_ids', {}))
         self.__dict__.update(state)
-
-# %% ../nbs/00_kit.ipynb #22c68338
-ID_LIMIT = 256     # bytes of an id held as they are; a longer id is held as its first ID_LIMIT bytes, 0x01 and a fingerprint
-_LONG_IDS = {}     # stand-in (without trailing NULs, as numpy returns it) -> the id itself
-
-def fit_id(b:bytes, # an id
-          )->bytes:
-    "`b` itself, or for an id longer than `ID_LIMIT` bytes its stand-in (the id is kept for printing)."
-    if len(b) <= ID_LIMIT: return b
-    s = b[:ID_LIMIT] + b'\x01' + hashlib.blake2b(b, digest_size=15).digest()
-    if (other := _LONG_IDS.setdefault(s.rstrip(b'\0'), b)) != b:
-        raise EvalInputError(f"two different ids share a fingerprint (ids longer than {ID_LIMIT} bytes): {b[:40]!r}… and {other[:40]!r}…")
-    return s
-
-def original_id(b:bytes, # an id as an array holds it
-               )->bytes:
-    "The id a stand-in stands for (any other id as it is)."
-    return _LONG_IDS.get(b.rstrip(b'\0'), b) if len(b) > ID_LIMIT else b
-
-def decode_ids(a:np.ndarray, # byte-string ids, of any shape
-              )->np.ndarray:
-    "Byte-string ids as text (bytes that are not UTF-8 shown as U+FFFD); stand-ins print as their ids (an object array then)."
-    if not a.size: return np.zeros(a.shape, str)
-    out, rows = np.char.decode(a, 'utf-8', 'replace'), long_id_rows(a)
-    if not len(rows): return out
-    out = out.astype(object).ravel()
-    out[rows] = [original_id(x).decode('utf-8', 'replace') for x in a.ravel()[rows].tolist()]
-    return out.reshape(a.shape)
-
-# %% ../nbs/00_kit.ipynb #54bf45c9
-def long_id_rows(a:np.ndarray, # byte-string ids, of any shape
-                )->np.ndarray:
-    "The flat indices of the stand-ins in `a` (ids longer than `ID_LIMIT` bytes): its bytes past `ID_LIMIT` are not all zero."
-    if a.dtype.kind != 'S' or a.dtype.itemsize <= ID_LIMIT or not a.size: return np.zeros(0, np.int64)
-    return np.flatnonzero(np.ascontiguousarray(a).view(np.uint8).reshape(a.size, -1)[:, ID_LIMIT] != 0)
-
-def long_id_ranks(a:np.ndarray, # byte-string ids (1-D)
-                 )->tuple:
-    "(the rows of `a` holding stand-ins, each one's id's rank among them in byte order; equal ids, equal ranks)."
-    rows = long_id_rows(a)
-    ids = [original_id(x) for x in a[rows].tolist()]
-    rank = {x: i for i, x in enumerate(sorted(set(ids)))}
-    return rows, np.array([rank[x] for x in ids], np.uint64)
-
-def ids_greater(a:np.ndarray, # byte-string ids
-                b:np.ndarray, # as many byte-string ids
-               )->np.ndarray:
-    "`a > b` element by element, as the ids compare byte by byte (two stand-ins with one prefix: by their ids)."
-    out = a > b
-    both = np.intersect1d(long_id_rows(a), long_id_rows(b))
-    if len(both): out[both] = [original_id(x) > original_id(y) for x, y in zip(a[both].tolist(), b[both].tolist())]
-    return out
-
-def long_ids_of(*arrays)->dict:
-    "{stand-in: id} of the stand-ins in `arrays` (what a pickled object carries to another process)."
-    return {s: original_id(s) for a in arrays if a is not None for s in np.asarray(a).ravel()[long_id_rows(np.asarray(a))].tolist()}
-
-def remember_long_ids(ids:dict):
-    "Add the stand-ins of `ids` ({stand-in: id}, from `long_ids_of`) to this process's table."
-    for s, b in ids.items(): fit_id(b)
 
 # %% ../nbs/00_kit.ipynb #6bbaefb8
 def plural(n:int, # how many
@@ -349,79 +286,6 @@ class SubtopicBatch:
     def __repr__(self):
         Q, D, S = self.judgements.shape
         return f"SubtopicBatch({Q} queries × depth {D} × {S} subtopics, ties={self.ties!r})"
-
-# %% ../nbs/00_kit.ipynb #b35e651e
-def is_real(x)->bool:
-    "Whether `x` is a real number (Python's or numpy's int or float), not a bool."
-    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
-
-def check_number(x, # the value to check
-                 name:str, # the parameter's name, for the message
-                 what:str='', # what the parameter means, for the message
-                 low:float=None, # the smallest allowed value
-                 high:float=None, # the largest allowed value
-                 open_low:bool=False, # whether `low` itself is excluded
-                )->float:
-    "`x` as a float if it is a finite real number in the range, else an error naming the range."
-    ok = is_real(x) and (isinstance(x, (int, np.integer)) or np.isfinite(x))       # (a huge Python int has no float)
-    ok = ok and (low is None or (x > low if open_low else x >= low)) and (high is None or x <= high)
-    if ok: return float(x)
-    if low == 0 and open_low and high is None: kind = 'a positive number'
-    elif low is not None and high is not None: kind = f"a number in [{low:g}, {high:g}]"
-    elif low is not None: kind = f"a number {'>' if open_low else '≥'} {low:g}"
-    else: kind = 'a finite number'
-    raise EvalInputError(f"{name} must be {kind}{f' ({what})' if what else ''}; got {x!r}")
-
-def check_choice(value, # the value to check
-                 name:str, # what it is, for the message ("tie policy", "preset", …)
-                 choices, # the allowed values (strings)
-                )->str:
-    "`value` if it is one of `choices`, else an error naming them."
-    if not isinstance(value, str) or value not in choices:
-        raise EvalInputError(f"unknown {name} {value!r}; choose one of: {', '.join(choices)}")
-    return value
-
-# %% ../nbs/00_kit.ipynb #f0afcd6b
-def check_k(k, # a cutoff: a positive whole number of ranks, or None for no cutoff
-            name:str='k', # the parameter's name, for the message
-           )->int|None:
-    "`k` as an int (or None), or a clear error."
-    if k is None: return None
-    if not is_real(k): raise EvalInputError(f"{name} must be a positive whole number of ranks or None; got {k!r}")
-    if isinstance(k, (float, np.floating)) and (not np.isfinite(k) or k != int(k)):
-        raise EvalInputError(f"{name} must be a whole number of ranks; got {k!r}")
-    if k <= 0: raise EvalInputError(f"{name} must be a positive number of ranks; got {k!r}")
-    if k > 2**53: raise EvalInputError(f"{name} must be at most 2**53 ranks (longer than any list); got {k:.4g}")
-    return int(k)
-
-def check_rel(rel, # the lowest grade counted as relevant
-             )->float:
-    "`rel` as a float, or a clear error: the threshold must be a positive finite number."
-    return check_number(rel, 'rel', 'the lowest grade counted as relevant', low=0, open_low=True)
-
-# %% ../nbs/00_kit.ipynb #481a95be
-QUERIES = {'run': "the queries both the qrels and the run hold (several runs: those every run answers)",
-           'qrels': "every qrels query; one a run does not answer is an empty ranking (trec_eval's -c)"}
-_QUERIES_ALSO = {'common': 'run'}   # compare's earlier name for "run"
-
-# %% ../nbs/00_kit.ipynb #1dcab400
-def check_queries(queries, # which queries count: a key of `QUERIES` ("common" is read as "run")
-                 )->str:
-    "`queries` as a key of `QUERIES`, or a clear error."
-    q = _QUERIES_ALSO.get(queries, queries) if isinstance(queries, str) else None
-    if q not in QUERIES: raise EvalInputError(f"unknown queries {queries!r}: queries must be 'run' or 'qrels'")
-    return q
-
-# %% ../nbs/00_kit.ipynb #5c331dac
-def check_count(x, # the value to check
-                name:str, # the parameter's name, for the message
-                what:str, # what it counts, for the message
-                high:float=None, # the largest allowed value
-               )->int:
-    "`x` as an int if it is a whole number from 1 to `high`, else a clear error."
-    n = check_number(x, name, what, low=1, high=high)
-    if n != int(n): raise EvalInputError(f"{name} must be a whole number ({what}); got {x!r}")
-    return int(n)
 
 # %% ../nbs/00_kit.ipynb #cbf2ec24
 def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`

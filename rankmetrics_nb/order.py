@@ -5,7 +5,8 @@
 # %% ../nbs/00d_order.ipynb #f6ef965a
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, ids_greater
+from .kit import EvalInputError
+from .ids import ids_greater
 from . import keys
 from .keys import distinct, doc_words, id_words
 
