@@ -140,7 +140,7 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
 def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
                run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
                measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
-               ties:str=None, # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
+               ties:str=None, # tie policy (`order.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
                queries:str=None, # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0); None: the preset's, else "run"
                depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
                empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
@@ -160,10 +160,10 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
              measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
              per_query:bool=False, # False: {measure: mean}; True: {qid: {measure: value}}
-             ties:str=None, # tie policy (`joins.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
+             ties:str=None, # tie policy (`order.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
              queries:str=None, # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0); None: the preset's, else "run"
              depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
-             block_bytes:int=None, # streaming is `rankmetrics_nb.evaluate`'s (`scale.evaluate`); given here, an error says so
+             block_bytes:int=None, # streaming is `rankmetrics_nb.evaluate`'s (`evaluate_any.evaluate`); given here, an error says so
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
              store=None, # a `store.Store`: record the per-query values in it
@@ -171,7 +171,7 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
     "Evaluate a run held in memory: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
     if block_bytes is not None:
         raise EvalInputError("block_bytes= streams the run, which this evaluate does not: call rankmetrics_nb.evaluate "
-                             "(scale.evaluate: in memory, streamed or on Dask), or scale.stream_evaluate")
+                             "(evaluate_any.evaluate: in memory, streamed or on Dask), or stream.stream_evaluate")
     e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions, store=store)
     return e.per_query() if per_query else e.means()
 

@@ -8,6 +8,7 @@ import gzip, os, re, stat, sys, zlib
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from .kit import EvalInputError, ID_LIMIT, fit_id
+from .wordwise import LEAD, TAIL, padded, unaligned, id_fields, float_fields, int_fields
 
 # %% auto #0
 __all__ = ['READ_LIMIT', 'LAYOUTS', 'PARSE_WORKERS', 'read_limit', 'read_text', 'read_bytes', 'text_pieces', 'data_row_lines',
@@ -242,143 +243,6 @@ def data_row_lines(path, # the file the rows were read from
         if i in want: out[want[i]] = (no, b' '.join(fields).decode('utf-8', 'replace'))
     return out
 
-# %% ../nbs/00a_reader.ipynb #5130005c
-_LEAD, _TAIL = 16, 24    # bytes before a padded part (zeros, then a newline) and after it (zeros)
-
-def _padded(part:np.ndarray)->tuple:
-    "A copy of the text `part` between `_LEAD` bytes that end in a newline and `_TAIL` zero bytes; and where its lines end."
-    n = len(part)
-    buf = np.zeros((_LEAD + n + 1 + _TAIL + 7) // 8 * 8, np.uint8)
-    buf[_LEAD - 1] = 10
-    buf[_LEAD:_LEAD + n] = part
-    if n and part[-1] != 10: buf[_LEAD + n] = 10; n += 1   # the last line's missing newline
-    return buf, _LEAD + n
-
-def _unaligned(buf:np.ndarray)->np.ndarray:
-    "A `uint64` view of `buf` with a word starting at every byte: element q is bytes q..q+7, little-endian."
-    return np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))
-
-_LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)                          # the first k bytes of a word
-_HIGH8 = np.array([((1 << 64) - 1) ^ ((1 << 8 * (8 - k)) - 1) for k in range(9)], np.uint64)  # the last k bytes
-_FILL8 = np.array([int.from_bytes(b'0' * c + bytes(8 - c), 'little') for c in range(9)], np.uint64)  # '0' in the first c bytes
-
-def _ids(U:np.ndarray, p:np.ndarray, n:np.ndarray)->np.ndarray:
-    """The fields at byte offsets `p`, `n` bytes long, as rows of little-endian words, zero past each field; a field
-    longer than `ID_LIMIT` bytes as its stand-in (`kit.fit_id`), so no row is wider than `ID_LIMIT` + 16 bytes."""
-    w = (int(n.max()) + 7) // 8
-    long = np.flatnonzero(n > ID_LIMIT) if 8 * w > ID_LIMIT else ()
-    if len(long): full, n, w = n[long], np.minimum(n, ID_LIMIT + 16), (ID_LIMIT + 16 + 7) // 8
-    out = np.empty((len(p), w), np.uint64)
-    for j in range(w):                                 # past a field's end any word will do: it is masked to 0
-        at = p if j == 0 else np.minimum(p + 8 * j, len(U) - 1)
-        np.bitwise_and(U[at], _LOW8.take(np.clip(n - 8 * j, 0, 8)), out=out[:, j])
-    if len(long):                                      # (U views the whole text, U.base)
-        rows = out.view(np.uint8).reshape(len(p), -1)
-        for i, a, m in zip(long.tolist(), p[long].tolist(), full.tolist()): rows[i] = np.frombuffer(fit_id(bytes(U.base[a:a + m])), np.uint8)
-    return out
-
-# %% ../nbs/00a_reader.ipynb #5bad852d
-def _u(x:int): return np.uint64(x)
-
-def _has_byte(w:np.ndarray, byte:int)->np.ndarray:
-    "0x80 in each byte of the words `w` that equals `byte`, 0 elsewhere (exact: no carry crosses a byte)."
-    x = w ^ _u(byte * 0x0101010101010101)
-    t = x & _u(0x7F7F7F7F7F7F7F7F)
-    t += _u(0x7F7F7F7F7F7F7F7F)
-    t |= x
-    return ~t & _u(0x8080808080808080)
-
-def _low_byte(z:np.ndarray)->np.ndarray:
-    "Index of the lowest nonzero byte of each word, 8 for a zero word."
-    return (np.bitwise_count((z & (~z + _u(1))) - _u(1)) >> 3).astype(np.int64)
-
-def _eight_digits(w:np.ndarray)->np.ndarray:
-    "Whether all 8 bytes of each word are ASCII digits."
-    t = w + _u(0x0606060606060606)
-    t &= _u(0xF0F0F0F0F0F0F0F0)
-    t >>= _u(4)
-    t |= w & _u(0xF0F0F0F0F0F0F0F0)
-    return t == _u(0x3333333333333333)
-
-def _value8(w:np.ndarray)->np.ndarray:
-    "The number 8 ASCII digits write (first byte most significant): pairs, then fours, then all eight."
-    w = (w & _u(0x0F0F0F0F0F0F0F0F)) * _u(10 * 256 + 1) >> _u(8)
-    w = (w & _u(0x00FF00FF00FF00FF)) * _u(100 * 65536 + 1) >> _u(16)
-    return (w & _u(0x0000FFFF0000FFFF)) * _u(10000 * 2**32 + 1) >> _u(32)
-
-def _part(k, j:int, m:int):
-    "How many of the last `k` bytes of an `m`-word value fall in its word `j`."
-    return np.clip(k - 8 * (m - 1 - j), 0, 8)
-
-# %% ../nbs/00a_reader.ipynb #b234b639
-def _fixed_point(U, buf, p, n, k, e):
-    """(mantissas, decimals, ok) when every field fits a word and has its dot the same number of bytes before its end
-    (printf's `%.Nf`, the usual case: fewer steps); None otherwise. `k`: characters after the sign, `e`: field ends."""
-    if int(n.max()) > 8: return None
-    dot = np.flatnonzero(buf[int(p[0]):int(e[0])] == 46)
-    f = int(e[0] - p[0]) - 1 - int(dot[0]) if len(dot) else 0
-    if not f or not (buf.take(e - (f + 1)) == 46).all(): return None
-    w = U[e - 8] & _HIGH8.take(k)
-    w |= _FILL8.take(8 - k)                           # '0' before the first character
-    low = (1 << 8 * (7 - f)) - 1                      # the bytes before the dot move up over it; '0' enters at the bottom
-    w = ((w & _u(low)) << _u(8)) | (w & _u(~(low | 0xFF << 8 * (7 - f)) & (2**64 - 1))) | _u(0x30)
-    return _value8(w).astype(np.int64), f, _eight_digits(w) & (k > f)   # the dot within the field, a digit besides
-
-# %% ../nbs/00a_reader.ipynb #524d0d00
-def _numbers(U, buf, p, n, dot:bool):
-    """Fields `[+-]digits[.digits]` (at most 15 digits, 16 bytes) at offsets `p`, `n` bytes long: (mantissa, decimals,
-    negative, ok); the value is exactly mantissa / 10**decimals. `ok` is False where a field is anything else."""
-    e, c = p + n, buf.take(p)
-    neg = c == 45
-    k = n - (neg | (c == 43))                         # characters after the sign
-    if dot and (fixed := _fixed_point(U, buf, p, n, k, e)) is not None: return fixed[0], fixed[1], neg, fixed[2]
-    m = 1 if int(n.max()) <= 8 else 2                 # words that end where the field ends: the digits right-aligned
-    w = [U[e - 8 * (m - j)] & _HIGH8.take(_part(k, j, m)) for j in range(m)]
-    if dot:
-        z = [_has_byte(x, 46) for x in w]
-        ok = sum(np.bitwise_count(x) for x in z) <= 1
-        f = np.full(len(p), 8 * m)                    # bytes after the dot (8m: no dot)
-        for j in range(m): f = np.where(z[j] != 0, 8 * (m - j) - 1 - _low_byte(z[j]), f)
-        up = [w[j] << _u(8) | (w[j - 1] >> _u(56) if j else _u(0)) for j in range(m)]   # every byte one up
-        for j in range(m):                            # the digits after the dot stay, the ones before move up over it
-            above = _HIGH8.take(_part(f, j, m))
-            w[j] = (w[j] & above) | (up[j] & ~above)
-        has = f < 8 * m
-        digits, f = k - has, np.where(has, f, 0)
-    else: digits, f, ok = k, None, True
-    for j in range(m):
-        w[j] |= _FILL8.take(8 - _part(digits, j, m))  # '0' before the first digit
-        ok = ok & _eight_digits(w[j])
-    ok &= (digits >= 1) & (digits <= 15) & (k <= 8 * m)
-    mant = _value8(w[0]) if m == 1 else _value8(w[0]) * _u(10**8) + _value8(w[1])
-    return mant.astype(np.int64), f, neg, ok
-
-_POW10 = 10.0 ** np.arange(16)
-_FLOAT_BYTES = np.zeros(256, bool)
-_FLOAT_BYTES[list(b'0123456789+-.eE\0')] = True
-
-# %% ../nbs/00a_reader.ipynb #1d348193
-def _floats(U, buf, p, n)->np.ndarray|None:
-    "The float fields at offsets `p` (`n` bytes), each equal to `float` of its text; None when one is not a finite number."
-    mant, f, neg, ok = _numbers(U, buf, p, n, True)
-    v = mant.astype(np.float64)
-    np.divide(v, _POW10.take(f), out=v)               # both exact, so the quotient is the correctly rounded value
-    np.negative(v, out=v, where=neg)
-    if not ok.all():                                  # exponents, 16+ digits: numpy's string to float, exact like float()
-        bad = np.flatnonzero(~ok)
-        if int(n[bad].max()) > 32: return None
-        text = _ids(U, p[bad], n[bad])
-        if not _FLOAT_BYTES[text.view(np.uint8)].all(): return None
-        try: v[bad] = text.view(f'S{8 * text.shape[1]}').ravel().astype(np.float64)
-        except ValueError: return None
-        if not np.isfinite(v[bad]).all(): return None
-    return v
-
-def _ints(U, buf, p, n)->np.ndarray|None:
-    "The integer fields at offsets `p` (`n` bytes, at most 15 digits); None when one is anything else."
-    mant, _, neg, ok = _numbers(U, buf, p, n, False)
-    return np.where(neg, -mant, mant) if ok.all() else None
-
 # %% ../nbs/00a_reader.ipynb #7511251f
 def _fields(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->np.ndarray|None:
     """(start, end) offsets of the first len(columns) fields of every data line in buf[lo:hi] (whole lines, after a newline),
@@ -414,8 +278,8 @@ def _parse_chunk(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->dict|None
     if T is None: return None
     kept = [(j, c, k) for j, (c, k) in enumerate(zip(L['columns'], L['kinds'])) if k != '-']
     if len(T) == 0: return {c: np.zeros((0, 1), np.uint64) if k == 'S' else np.zeros(0, k) for _, c, k in kept}
-    U, out = _unaligned(buf), {}
-    read = dict(S=lambda p, n: _ids(U, p, n), f8=lambda p, n: _floats(U, buf, p, n), i8=lambda p, n: _ints(U, buf, p, n))
+    U, out = unaligned(buf), {}
+    read = dict(S=lambda p, n: id_fields(U, p, n), f8=lambda p, n: float_fields(U, buf, p, n), i8=lambda p, n: int_fields(U, buf, p, n))
     for j, c, k in kept:
         out[c] = read[k](T[:, 2 * j], T[:, 2 * j + 1] - T[:, 2 * j])
         if out[c] is None: return None
@@ -444,9 +308,9 @@ def _fast_parse(data:np.ndarray, layout:str)->dict|None:
     at = np.r_[0, np.cumsum(lines)]                   # part i's rows go to rows at[i]... of the output
     def parse(i):
         lo, hi = spans[i]
-        if lo >= _LEAD and hi + _TAIL <= end: return _parse_chunk(data, lo, hi, L, lines[i])   # read in place
-        buf, e = _padded(data[lo:hi])                 # the first and the last part: a padded copy
-        return _parse_chunk(buf, _LEAD, e, L, lines[i])
+        if lo >= LEAD and hi + TAIL <= end: return _parse_chunk(data, lo, hi, L, lines[i])   # read in place
+        buf, e = padded(data[lo:hi])                 # the first and the last part: a padded copy
+        return _parse_chunk(buf, LEAD, e, L, lines[i])
     first = parse(0)
     if first is None: return None
     out = {c: np.empty((at[-1],) + v.shape[1:], v.dtype) for c, v in first.items()}
@@ -497,18 +361,18 @@ def _file_cuts(fd:int, lo:int, size:int)->list:
     return cuts + [size]
 
 def _read_part(fd:int, lo:int, hi:int, source:str)->tuple:
-    "Bytes lo..hi of the file read into a padded buffer (laid out as `_padded` lays a part), and where its lines end."
+    "Bytes lo..hi of the file read into a padded buffer (laid out as `padded` lays a part), and where its lines end."
     n = hi - lo
-    buf = np.empty((_LEAD + n + 1 + _TAIL + 7) // 8 * 8, np.uint8)
-    buf[:_LEAD - 1], buf[_LEAD - 1], buf[_LEAD + n:] = 0, 10, 0      # (only the padding is zeroed: the text fills the rest)
-    view, at = memoryview(buf)[_LEAD:_LEAD + n], 0
+    buf = np.empty((LEAD + n + 1 + TAIL + 7) // 8 * 8, np.uint8)
+    buf[:LEAD - 1], buf[LEAD - 1], buf[LEAD + n:] = 0, 10, 0      # (only the padding is zeroed: the text fills the rest)
+    view, at = memoryview(buf)[LEAD:LEAD + n], 0
     while at < n:
         got = os.preadv(fd, [view[at:]], lo + at) if _PREADV else len(b := os.pread(fd, n - at, lo + at))
         if not _PREADV: view[at:at + got] = b
         if not got: raise EvalInputError(f"{source}: the file changed while it was read (it ends before byte {lo + n:,}); read it again once it is written")
         at += got
-    if n and buf[_LEAD + n - 1] != 10: buf[_LEAD + n] = 10; n += 1   # the last line's missing newline
-    return buf, _LEAD + n
+    if n and buf[LEAD + n - 1] != 10: buf[LEAD + n] = 10; n += 1   # the last line's missing newline
+    return buf, LEAD + n
 
 def _parse_regular(f, size:int, source:str, layout:str)->dict|None:
     """The kept columns of the plain regular file open as `f`, by the fast reader, read part by part into small buffers: never
@@ -523,7 +387,7 @@ def _parse_regular(f, size:int, source:str, layout:str)->dict|None:
     L, cuts = LAYOUTS[layout], _file_cuts(fd, lo, size)
     def parse(i):
         buf, end = _read_part(fd, cuts[i], cuts[i + 1], source)
-        return _parse_chunk(buf, _LEAD, end, L, int(np.count_nonzero(buf[_LEAD:end] == 10)))
+        return _parse_chunk(buf, LEAD, end, L, int(np.count_nonzero(buf[LEAD:end] == 10)))
     bound, out, total = (size - lo) // (2 * len(L['columns'])) + 1, None, 0   # at most this many lines: never touched beyond
     threads = 1 if size < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4)
     with ThreadPoolExecutor(threads) as pool:                 # in order; the threads parse ahead
