@@ -12,7 +12,7 @@ from .inputs import read_run
 from .joins import join
 from .measures import parse_measure
 from .tie_range import tie_range
-from .tables import Tabled, ResultTable, Cell, number_text
+from .tables import Tabled, ResultTable, Cell
 
 # %% auto #0
 __all__ = ['score_decimals', 'tied_pairs', 'Diagnosis', 'diagnose']

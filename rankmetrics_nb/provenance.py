@@ -4,7 +4,7 @@
 
 # %% ../nbs/10b_provenance.ipynb #e558c586
 from __future__ import annotations
-import hashlib, json, os, platform, re, sys
+import hashlib, json, os, platform, re
 from pathlib import Path
 from importlib.metadata import version, PackageNotFoundError
 import numpy as np

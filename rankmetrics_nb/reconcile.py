@@ -8,7 +8,7 @@ import math, warnings
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Mean, query_mean, plural, preview
+from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean, plural, preview
 from .inputs import Run, read_run
 from .joins import join, join_subtopics, prepare_qrels
 from .measures import Measure, parse_measure

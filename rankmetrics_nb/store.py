@@ -4,18 +4,17 @@
 
 # %% ../nbs/18_store.ipynb #2765a3b2
 from __future__ import annotations
-import csv, hashlib, io, json, os, sqlite3, struct
+import csv, io, json, os, sqlite3, struct
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
-from importlib.metadata import version, PackageNotFoundError
 from .kit import EvalInputError, evaluated_report, plural
 from .measures import parse_measure, canonical
 from .conventions import apply_conventions
 from .evaluator import PerQueryValues, evaluation
 from .compare import compare_values
 from .tables import Tabled, Cell, ResultTable, best_marks, number_text
-from .provenance import file_digest, input_digest, package_version, check_comparable
+from .provenance import input_digest, package_version, check_comparable
 
 # %% auto #0
 __all__ = ['SCHEMA_VERSION', 'StaleResultError', 'StoredEvaluation', 'Store', 'Leaderboard', 'leaderboard_table']

@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 import numpy as np
-from .kit import Batch, plural, preview
+from .kit import Batch, plural
 from .measures import Measure, parse_measure
 
 # %% auto #0
