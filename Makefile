@@ -61,6 +61,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scale.py
 	$(BIN)/python benchmarks/rank_correlation.py
 	$(BIN)/python benchmarks/short_lists.py
+	$(BIN)/python benchmarks/reconcile.py
 
 ## headless Chromium for the docs browser check (installed when missing and possible)
 chromium:

@@ -31,7 +31,9 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'dask_evaluation', 'evaluate_runs', 'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected',
            'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES',
            'ResultTable', 'Cell', 'win_tie_loss', 'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves',
-           'pr_measures', 'Store', 'StoredEvaluation', 'Leaderboard', 'StaleResultError']
+           'pr_measures', 'Store', 'StoredEvaluation', 'Leaderboard', 'StaleResultError', 'tie_range', 'TieWarning',
+           'provenance_record', 'check_comparable', 'ir_metadata', 'reconcile', 'reconcile_measures', 'Reconciliation',
+           'Attribution', 'diagnose', 'Diagnosis']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -70,6 +72,10 @@ from .topic_sets import topic_set_size, power, ci_width, detectable_difference, 
 from .inference import discriminative_power, DiscriminativePower, swap_rates, SwapRates, tau_ap, agreement, Agreement
 from .scale import (MergedEvaluation, QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation,
                                   stream_evaluate, sort_run, dask_evaluation, evaluate_runs, local_cluster)
+from .tie_range import tie_range, TieWarning
+from .provenance import provenance_record, check_comparable, ir_metadata
+from .reconcile import reconcile, reconcile_measures, Reconciliation, Attribution
+from .diagnose import diagnose, Diagnosis
 
 _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9',
          'NERR10', 'NERR11', 'SDCG', 'RBP', 'gain_values', 'discount_weights', 'ideal_gains', 'alpha_DCG', 'judged_only', 'trec_forms', 'IR_MEASURES_NOT_HERE',
@@ -94,4 +100,6 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention',
          'conventions_table', 'apply_conventions', 'EMPTY_POLICIES', 'ResultTable', 'Cell', 'win_tie_loss',
          'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves', 'pr_measures', 'Store', 'StoredEvaluation',
-         'Leaderboard', 'StaleResultError']
+         'Leaderboard', 'StaleResultError',
+         'tie_range', 'TieWarning', 'provenance_record', 'check_comparable', 'ir_metadata',
+         'reconcile', 'reconcile_measures', 'Reconciliation', 'Attribution', 'diagnose', 'Diagnosis']

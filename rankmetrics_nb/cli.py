@@ -18,6 +18,9 @@ from .compare import compare, TESTS, FAMILIES
 from .topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
 from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster
 from .store import Store
+from .tie_range import TieWarning
+from .provenance import ir_metadata
+from .reconcile import reconcile_measures
 import csv, io, json
 
 # %% auto #0
@@ -83,8 +86,9 @@ def format_evaluation(e:Evaluation, # what `evaluation` returned
                       per_query:bool=False, # also one line (row, object) per query
                      )->str:
     "An evaluation as text in one of `FORMATS`; in JSON a NaN (a skipped or undefined value) is `null`."
-    if fmt == 'json':
-        data = e.per_query() if per_query else {k: v if isinstance(v, int) else float(v) for k, v in e.means().items()}
+    if fmt == 'json':                     # the means (and per-query values), with every convention and the inputs' digests
+        data = dict(means={k: v if isinstance(v, int) else float(v) for k, v in e.means().items()})
+        data |= (dict(per_query=e.per_query()) if per_query else {}) | dict(conventions=e.conventions(), provenance=e.provenance())
         return json.dumps(plain_json(data), indent=1, allow_nan=False)
     fmts = dict(table=_table, csv=_csv, trec=_trec)
     if fmt not in fmts: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
@@ -194,6 +198,10 @@ def _parser()->argparse.ArgumentParser:
     e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
     e.add_argument('--name', help='with --store: the run name (default: the run file name)')
     e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
+    e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
+                   help='note when tied scores could move a value by more than this (default: 0.01)')
+    e.add_argument('--metadata', action='store_true', help='start the output with an ir_metadata-style header: conventions, version, digests')
+    _reconcile_parser(sub)
     return p
 
 COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
@@ -213,7 +221,7 @@ def _compare(a, out)->int:
 
 def _eval(a, out)->int:
     "The `eval` command: evaluate, print in the chosen format, report what was left out on stderr."
-    ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
+    ms, kw, caught = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth), []
     if a.workers or a.scheduler or a.block_mb or a.presort:
         if a.empty or a.conventions:
             raise EvalInputError("--empty and --conventions evaluate in memory: drop --block-mb, --presort, --workers and --scheduler")
@@ -221,13 +229,16 @@ def _eval(a, out)->int:
     if a.workers or a.scheduler: e = _dask_eval(a, ms, kw)
     elif a.block_mb or a.presort: e = stream_evaluation(a.qrels, a.run, ms, block_bytes=_block_bytes(a.block_mb or 64), presort=a.presort, **kw)
     else:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter('ignore', QueryMismatchWarning)
-            e = evaluation(a.qrels, a.run, ms, empty=a.empty, conventions=a.conventions, **kw)
+            warnings.simplefilter('always', TieWarning)
+            e = evaluation(a.qrels, a.run, ms, empty=a.empty, conventions=a.conventions, warn_ties=a.warn_ties, **kw)
+    if a.metadata and a.format == 'json': raise EvalInputError("--metadata: JSON output carries the conventions and digests already")
+    if a.metadata: print(ir_metadata(e, tag=_printable(Path(a.run).name)), file=out)
     if a.store:
         with Store(a.store) as st: st.add(e, a.qrels, a.run, a.collection, a.name, a.depth, a.conventions, a.replace)
     print(format_evaluation(e, a.format, a.per_query), file=out)
-    for line in e.report().splitlines()[1:]: print(f'rankmetrics: note: {line}', file=sys.stderr)
+    for line in e.report().splitlines()[1:] + [str(w.message) for w in caught]: print(f'rankmetrics: note: {line}', file=sys.stderr)
     return 0
 
 LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
@@ -262,6 +273,7 @@ def _command(a)->int:
     if a.command == 'compare': return _compare(a, sys.stdout)
     if a.command == 'leaderboard': return _leaderboard(a, sys.stdout)
     if a.command == 'power': return _power(a, sys.stdout)
+    if a.command == 'reconcile': return _reconcile(a, sys.stdout)
     if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=_block_bytes(a.block_mb)); return 0
     return _summary(a.qrels, dict(zip(_run_names(a.runs), a.runs)), a.ties, a.rel, a.depth, a.queries)
 
@@ -333,6 +345,57 @@ def _power(a, out)->int:
             ('systems', a.systems), ('topics', a.topics)) if v is not None and not (k == 'beta' and a.test == 'ci')]
     cell = lambda x: str(x) if isinstance(x, int) else f'{x:.4f}'
     print(', '.join(sets) + '\n' + _aligned([['variance of', 'variance', rows[0][2]]] + [[r[0], f'{r[1]:.6f}', cell(r[3])] for r in rows]), file=out)
+    return 0
+
+# %% ../nbs/90_cli.ipynb #19608344
+def _tools(text:str)->list:
+    "An argument type: comma-separated tools, each 'ours' or a preset's name."
+    names = [t.strip() for t in text.split(',') if t.strip()]
+    bad = [t for t in names if t != 'ours' and t not in CONVENTIONS]
+    if bad or not names: raise argparse.ArgumentTypeError(f"unknown tool {bad[0] if bad else text!r}; choose among: ours, {', '.join(CONVENTIONS)}")
+    return names
+
+# %% ../nbs/90_cli.ipynb #1b7aa79d
+def _reconcile_parser(sub)->argparse.ArgumentParser:
+    "The `reconcile` subcommand's arguments."
+    r = sub.add_parser('reconcile', help="a measure under every tool's conventions, and why their numbers differ")
+    r.add_argument('qrels')
+    r.add_argument('run')
+    r.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure (repeatable); default: nDCG@10')
+    r.add_argument('--tools', type=_tools, default=None, help='comma-separated: ours and preset names (default: all)')
+    r.add_argument('--attribute', nargs=2, action='append', metavar=('A', 'B'),
+                   help='explain B − A convention by convention (repeatable); default: the first tool against every other that differs')
+    r.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
+    r.add_argument('--format', choices=('table', 'markdown', 'json'), default='table', help='output format (default: table)')
+    return r
+
+# %% ../nbs/90_cli.ipynb #74c26be6
+def _attributed(r, pairs)->list:
+    "The pairs of tools to explain: those asked for, else the first tool reproduced against every other whose mean differs."
+    if pairs: return [tuple(p) for p in pairs]
+    means = r.means
+    first = next(iter(means), None)
+    return [(first, t) for t in means if t != first and float(means[t]) != float(means[first])]
+
+# %% ../nbs/90_cli.ipynb #f8a779ed
+def _reconcile_data(r, pairs)->dict:
+    "One reconciliation as plain data: means, refusals, notes, the convention map and the attributions."
+    atts = [r.attribution(x, y) for x, y in pairs]
+    return dict(means={t: dict(value=float(v), n=v.n) for t, v in r.means.items()}, refused=r.refused, notes=r.notes,
+                conventions=r.conventions(), attributions=[dict(a=t.a, b=t.b, difference=t.total, parts=dict(t), words=t.words) for t in atts])
+
+# %% ../nbs/90_cli.ipynb #8a8db5db
+def _reconcile(a, out)->int:
+    "The `reconcile` command: per measure, the tools' means side by side, then the attributions asked for."
+    rs = reconcile_measures(a.qrels, a.run, a.measures or ['nDCG@10'], tools=a.tools, depth=a.depth)
+    if a.format == 'json':
+        data = {m: _reconcile_data(r, _attributed(r, a.attribute)) for m, r in rs.items()}
+        print(json.dumps(plain_json(data), indent=1, allow_nan=False), file=out)
+        return 0
+    for m, r in rs.items():
+        print(r.table().to_text() if a.format == 'table' else r.table().to_markdown(), file=out)
+        for x, y in _attributed(r, a.attribute): print('\n' + r.attribution(x, y).report(), file=out)
+        print(file=out)
     return 0
 
 # %% ../nbs/90_cli.ipynb #f43516af

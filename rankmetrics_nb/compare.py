@@ -10,6 +10,7 @@ from statistics import NormalDist
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning, check_choice, is_real, check_number, plain_json
 from .evaluator import evaluation
+from .provenance import Inputs, check_comparable, provenance_record
 from .joins import prepare_qrels
 from .measures import parse_measure
 from .tables import Tabled, comparison_table, comparison_html, win_tie_loss
@@ -19,7 +20,7 @@ from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon
 
 # %% auto #0
 __all__ = ['TESTS', 'FAMILIES', 'LARGE_N_EFFECT', 'risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk', 'Comparison',
-           'compare_values', 'compare']
+           'compare_values', 'compare', 'compare_results']
 
 # %% ../nbs/14a_compare.ipynb #6d11c8c3
 def risk_weighted(run, # per-query scores of the run (queries x ...)
@@ -126,6 +127,8 @@ class Comparison(Tabled):
     georisk: np.ndarray = None # GeoRisk of every run among all: (runs x measures) (with a baseline)
     family: str = 'measure' # the p-values the correction treats as one family: one of FAMILIES
     excluded: dict = field(default_factory=dict) # {measure: queries left out of its tests and means: NaN (no value) in some run}
+    conventions: dict = None # every convention the runs' values were computed under (`provenance.conventions_record`), the same for all
+    inputs: object = field(default=None, repr=False) # the qrels and runs read (`provenance.Inputs`), or their records read back
 
     @property
     def means(self)->np.ndarray:
@@ -222,7 +225,8 @@ class Comparison(Tabled):
                     queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, excluded=self.excluded,
                     baseline=self.baseline, family=self.family, n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
                     means={r: {m: float(self.means[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)},
-                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist())
+                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist(),
+                    conventions=self.conventions, provenance=self.provenance())
         if self.georisk is not None:
             data['risk_alpha'] = self.risk_alpha
             data['georisk'] = {r: {m: float(self.georisk[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)}
@@ -246,7 +250,12 @@ class Comparison(Tabled):
                    grid('p_adj'), grid('ci_low'), grid('ci_high'), grid('d_z'), grid('significant', bool), d['test'], d['correction'],
                    d['alpha'], d['ci'], d['confidence'], d['queries'], d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
                    grid('mc_se'), d['exact'], d.get('risk_alpha'), grid('urisk'), grid('trisk'), georisk,
-                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}))
+                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}), conventions=d.get('conventions'),
+                   inputs=d.get('provenance'))
+
+    def provenance(self)->dict:
+        "The package version and the digest of the qrels and of each run (`provenance.provenance_record`)."
+        return self.inputs if isinstance(self.inputs, dict) else provenance_record(self.inputs)
 
     def __repr__(self):
         return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
@@ -401,7 +410,7 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
            )->Comparison:
     "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
     _check_options(test, correction, queries, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)   # fail before reading any file
-    runs = _run_names(runs)
+    runs, given = _run_names(runs), qrels
     names = list(runs)
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
     _baselines(baseline, names), _check_family(family, baseline)
@@ -414,8 +423,10 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
         evals = [evaluation(qrels, runs[n], measures, ties=ties, queries='run' if queries == 'common' else 'qrels', depth=depth)
                  for n in names]
     qids, X, dropped = _aligned(evals, names, queries)
-    return compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
-                          risk_alpha, tukey_design, queries, dropped, family)
+    c = compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
+                       risk_alpha, tukey_design, queries, dropped, family)
+    c.conventions, c.inputs = evals[0].conventions(), Inputs(qrels=given, **{f'run {n}': runs[n] for n in names})
+    return c
 
 # %% ../nbs/14a_compare.ipynb #e3533aeb
 FAMILIES = {
@@ -483,3 +494,30 @@ def _difference_lines(c)->list:
     line = lambda r: '  '.join(v.ljust(w[k]) for k, v in enumerate(r)).rstrip()
     return [line(head), '  '.join('-' * x for x in w)] + [line(r) for r in rows] + \
            ['(d_z: mean difference / standard deviation of the per-query differences; *: adjusted p < alpha)']
+
+# %% ../nbs/14a_compare.ipynb #4c31f3c6
+def _columns(e, measures:list)->tuple:
+    "(qids, (queries x measures) values) of a result, for `measures` (names as the result keys them)."
+    missing = [m for m in measures if m not in e.keys]
+    if missing: raise EvalInputError(f"a result holds no {missing[0]} (it holds {', '.join(e.keys)})")
+    return np.asarray(e.qids), e.values[:, [e.keys.index(m) for m in measures]]
+
+def compare_results(results:dict, # {name: a result (`Evaluation`, `StoredEvaluation`, `MergedEvaluation`, …)}
+                    measures=None, # the measures to test, as the results name them; None: those every result holds
+                    **kwargs, # `compare_values`' options: baseline, test, correction, alpha, n_resamples, seed, ci, ...
+                   )->Comparison:
+    "Test results computed earlier, over the queries they all hold; results computed under different conventions are refused."
+    names, evs = list(results), list(results.values())
+    if len(names) < 2: raise EvalInputError(f"compare_results needs at least two results, got {len(names)}")
+    ms = [m for m in evs[0].keys if all(m in e.keys for e in evs)] if measures is None else _listed(measures)
+    check_comparable({n: e.conventions() | dict(measures={m: e.conventions()['measures'].get(m) for m in ms if m in e.keys})
+                      for n, e in results.items()})
+    cols = [_columns(e, ms) for e in evs]
+    common = cols[0][0]
+    for q, _ in cols[1:]: common = np.intersect1d(common, q)
+    X = np.stack([v[np.argsort(q, kind='stable')[np.searchsorted(np.sort(q), common)]] for q, v in cols])
+    c = compare_values(X, names, ms, common, dropped={n: len(q) - len(common) for n, (q, _) in zip(names, cols)}, **kwargs)
+    c.conventions, c.inputs = evs[0].conventions(), dict(runs={n: e.provenance() for n, e in results.items()})
+    return c
+
+def _listed(measures)->list: return [measures] if isinstance(measures, str) else list(measures)

@@ -12,6 +12,8 @@ from .joins import join, join_subtopics
 from .measures import Measure, parse_measure
 from .conventions import apply_conventions, apply_empty
 from .tables import Tabled, means_table, evaluation_html
+from .tie_range import check_ties
+from .provenance import Inputs, SETTINGS, conventions_record, provenance_record
 
 # %% auto #0
 __all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate']
@@ -55,7 +57,8 @@ class PerQueryValues(Tabled):
         means = {k: v if isinstance(v, int) else dict(value=float(v), n=v.n, skipped=v.skipped) for k, v in self.means().items()}
         data = dict(type=type(self).__name__, keys=self.keys, measures=[str(m) for m in self.measures], qids=list(self.qids),
                     values=self.values, means=means, queries=self.queries, missing_from_run=list(self.missing_from_run),
-                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields())
+                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields(),
+                    conventions=self.conventions(), provenance=self.provenance())
         return json.dumps(plain_json(data), indent=indent, allow_nan=False)
     @classmethod
     def from_json(cls, text:str, # what `to_json` wrote
@@ -65,7 +68,7 @@ class PerQueryValues(Tabled):
         if isinstance(d, dict) and d.get('type') == 'MergedEvaluation': import rankmetrics_nb.scale   # (defines it)
         kinds = _kinds(PerQueryValues)
         if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
-        return kinds[d['type']]._from_dict(d)
+        return _recorded(kinds[d['type']]._from_dict(d), d)
     @staticmethod
     def _json_columns(d:dict)->tuple:
         "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."
@@ -117,6 +120,30 @@ class Evaluation(PerQueryValues):
         qids, values, measures, left = cls._json_columns(d)
         return cls(d['keys'], measures, qids, values, _JoinRecord(*left, d['queries'], d['ties'], d['report']), d['empty'])
 
+# %% ../nbs/10_evaluate.ipynb #9645e2a0
+PerQueryValues.recorded = None   # {preset, ties, queries, empty, depth} it was computed with, set where it is made
+PerQueryValues.inputs = None     # the `provenance.Inputs` it read (digested on first request)
+PerQueryValues.provenance_read = None   # the provenance `from_json` read back
+
+def _conventions(self:PerQueryValues)->dict:
+    "Every convention the values were computed with: each setting of `provenance.SETTINGS` and each measure's parameters."
+    batch = getattr(self, 'batch', None)
+    known = dict(ties=getattr(self, 'ties', None) or getattr(batch, 'ties', None), queries=self.queries, empty=self.empty)
+    return conventions_record(self.measures, self.keys, self.recorded or known)
+
+def _provenance(self:PerQueryValues)->dict:
+    "The package version and each input's digest and source (`provenance.provenance_record`)."
+    return self.provenance_read or provenance_record(self.inputs)
+
+PerQueryValues.conventions, PerQueryValues.provenance = _conventions, _provenance
+
+# %% ../nbs/10_evaluate.ipynb #8b698a1f
+def _recorded(e:PerQueryValues, d:dict)->PerQueryValues:
+    "`e` (read back by `from_json`) with the conventions and provenance its JSON `d` records."
+    if 'conventions' in d: e.recorded = {k: d['conventions'].get(k) for k in SETTINGS}
+    e.provenance_read = d.get('provenance')
+    return e
+
 # %% ../nbs/10_evaluate.ipynb #d44524d5
 def _keyed(measures)->tuple:
     "(the caller's strings, their parsed measures), duplicates removed."
@@ -146,6 +173,7 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
                empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
                conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
                store=None, # a `store.Store`: record the per-query values in it, with the inputs' digests and the conventions
+               warn_ties:float=None, # warn (`TieWarning`) when tied scores could move a value by more than this; None: no check
               )->Evaluation:
     "Evaluate `measures` on `run` from one join: an `Evaluation` with per-query values, means and what was left out."
     keys, parsed = _keyed(measures)
@@ -153,6 +181,8 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
     b = _joined(qrels, run, parsed, s['ties'], s['queries'], depth)
     values = np.column_stack([m.compute(b) for m in parsed]) if len(b) else np.zeros((0, len(parsed)))
     e = Evaluation(keys, parsed, np.asarray(b.qids), apply_empty(values, parsed, b, s['empty'], keys), b, s['empty'])
+    e.recorded, e.inputs = dict(s, preset=conventions, depth=depth), Inputs(qrels=qrels, run=run)
+    check_ties(e, warn_ties)
     if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e
 
@@ -167,6 +197,7 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
              store=None, # a `store.Store`: record the per-query values in it
+             warn_ties:float=0.01, # warn once (`TieWarning`) when tied scores could move a query's value by more than this; None: never
             )->dict:
     "Evaluate a run: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
     if type(run).__module__.split('.')[0] == 'dask' and hasattr(run, 'npartitions'):   # a Dask DataFrame: its partitions on Dask
@@ -182,6 +213,8 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
                                  "evaluate in memory, or write the parameters in the measure names and pass ties= and queries=")
         from rankmetrics_nb.scale import stream_evaluation
         e = stream_evaluation(qrels, run, measures, block_bytes, ties=ties or 'trec', queries=queries or 'run', depth=depth)
-    else: e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions)
+    else:
+        e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions)
+        check_ties(e, warn_ties)
     if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e.per_query() if per_query else e.means()

@@ -509,12 +509,12 @@ def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.nd
     at = (first[q] + rows - starts[q]).tolist()
     return id_bytes(list(itemgetter(*at)(keys)) if len(at) > 1 else [keys[i] for i in at])
 
-def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=None)->np.ndarray:
+def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=None)->tuple:
     """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with score `jscore[i]` and id `jdoc[i]`
     (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) scoring higher, read as `dtype` (float32
     for trec_eval 9's order, float64 for trec_eval 10's; -0.0 equals 0.0), plus those scoring the same with a greater id,
     read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged document) pairs (`_BLOCK`
-    when None), each one vectorised pass."""
+    when None), each one vectorised pass. Also each one's tie span (its tie group's first rank, its size)."""
     block, lens = block or _BLOCK, counts[jq]
     ends = np.cumsum(lens)
     cuts = _distinct(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
@@ -527,7 +527,8 @@ def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block
         rank[a:b] += np.bincount(rep[s > sj] - a, minlength=b - a)
         eq = s == sj
         tie_j.append(rep[eq]); tie_i.append(row[eq])
-    return rank + _greater_ids(np.concatenate(tie_j), np.concatenate(tie_i), jq, jdoc, ids_at)
+    tie_j = np.concatenate(tie_j)
+    return rank + _greater_ids(tie_j, np.concatenate(tie_i), jq, jdoc, ids_at), (rank, np.bincount(tie_j, minlength=len(jq)))
 
 def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:
     "For each judged document, how many of the rows `tie_i` tied with it (pairs `tie_j`, itself among them) have a greater id."
@@ -556,10 +557,10 @@ def _first_row(score, lo, hi, below)->np.ndarray:
         lo = np.where(live & ~b, mid + 1, lo)
     return lo
 
-def _judged_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)->np.ndarray|None:
+def _judged_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)->tuple|None:
     """`_counted_ranks`, by bisection where every query's scores descend (as systems write run files): the judged document
     ranks below the documents scoring higher and the tied ones with a greater id. Else by counting, when that costs at most
-    a few passes over the run; else None (the caller sorts the run)."""
+    a few passes over the run; else None (the caller sorts the run). (Ranks, tie spans: each one's tie group's first rank and size.)"""
     sj = jscore.astype(dtype)
     if _descending(score, starts, counts):
         lo, hi = starts[jq], starts[jq] + counts[jq]
@@ -568,7 +569,7 @@ def _judged_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)->np.nd
         size = after - first
         tie_j = np.repeat(np.arange(len(jq)), size)
         tie_i = np.arange(int(size.sum())) + np.repeat(first - (np.cumsum(size) - size), size)
-        return first - lo + _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)
+        return first - lo + _greater_ids(tie_j, tie_i, jq, jdoc, ids_at), (first - lo, size)
     if int(counts[jq].sum()) > 8 * len(score): return None
     return _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)
 
@@ -592,24 +593,28 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     hit, found = _found_scores(inner, run_of[qq], docs)
     j = np.flatnonzero(hit)                                      # the judgements the run retrieves
     starts = np.cumsum(counts) - counts
-    rank = _judged_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
-                         np.float32 if ties == 'trec' else np.float64)
-    if rank is None: return None                                  # ranking by counting would cost more than sorting
+    ranked = _judged_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
+                           np.float32 if ties == 'trec' else np.float64)
+    if ranked is None: return None                                # ranking by counting would cost more than sorting
     def ranking():                                               # the general path's ranking, on first use
         r = read_run(run)
         return _sorted_ranking(r, np.searchsorted(ids, r.qid), per_query, keep, ties, depth)
-    return _counted_batch(qq[j], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+    return _counted_batch(qq[j], ranked, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
-def _counted_batch(jcode, rank, jrow, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch:
+def _counted_batch(jcode, ranked, jrow, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch:
     """The batch from the retrieved judgements alone: judgement `jrow[i]` at rank `rank[i]` of query code `jcode[i]`, every
     other cell up to the query's depth an unjudged document (grade 0). It carries the judged cells (`Batch.from_cells`):
-    its matrices, and the full ranking (`ranking()`), are built only if something reads them."""
+    its matrices, and the full ranking (`ranking()`), are built only if something reads them; and their tie spans
+    (`ranked`: the ranks and the spans `_judged_ranks` found)."""
+    rank, spans = ranked
     ok = keep[jcode] & (rank < _kept_depth(per_query, how['depth'])[jcode])
     rows, cols = (np.cumsum(keep) - 1)[jcode[ok]], rank[ok].astype(np.int64)
     order = np.lexsort((cols, rows))                                                       # row by row in rank order
-    return Batch.from_cells((rows[order], cols[order], qrels.rel[jrow[ok][order]]),
-                            **_batch_fields(_DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how))
+    b = Batch.from_cells((rows[order], cols[order], qrels.rel[jrow[ok][order]]),
+                         **_batch_fields(_DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how))
+    b.tie_spans = tuple(s[ok][order] for s in spans)
+    return b
 
 # %% ../nbs/00c_joins.ipynb #fa88fcb1
 def join(qrels, # judgements: anything `read_qrels` accepts
@@ -670,11 +675,11 @@ def _counted_run_batch(run, first, code, jr, j, ties, ids, qq, qrels, per_query,
     starts = np.zeros(len(ids), np.int64)
     starts[code] = first
     jq = _code_at(first, code, jr)
-    rank = _judged_ranks(run.score, starts, per_query, jq, run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
-                         np.float32 if ties == 'trec' else np.float64)
-    if rank is None: return None                                  # ranking by counting would cost more than sorting
+    ranked = _judged_ranks(run.score, starts, per_query, jq, run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
+                           np.float32 if ties == 'trec' else np.float64)
+    if ranked is None: return None                                # ranking by counting would cost more than sorting
     ranking = lambda: _sorted_ranking(run, _spread(first, code, len(run)), per_query, keep, ties, depth)
-    return _counted_batch(jq, rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+    return _counted_batch(jq, ranked, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
 def _kept(per_query, qq, n:int, queries:str)->tuple:

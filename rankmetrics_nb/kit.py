@@ -170,6 +170,7 @@ class Batch:
     ranking: Ranking|None = field(default=None, repr=False) # where the run's scores, ties and ids are laid out from
     tie_groups: np.ndarray|None = field(default=None, repr=False) # ties='expected' only: (q, depth) each rank's tie group (numbered from 0 query by query, rank by rank), -1 for padding
     cells: tuple|None = field(default=None, init=False, repr=False) # set by `from_cells` only: the judged documents' cells
+    tie_spans: tuple|None = field(default=None, init=False, repr=False) # set by the counted join only: each judged cell's tie group (first rank, size)
 
     @classmethod
     def from_cells(cls, cells:tuple, # the judged documents' cells (rows, ranks from 0, grades), row by row in rank order

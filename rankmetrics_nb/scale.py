@@ -13,6 +13,7 @@ from .reader import parse_text, read_text, text_pieces, read_limit, data_row_lin
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text
 from .measures import parse_measure
 from .evaluator import evaluation, PerQueryValues
+from .provenance import Inputs
 
 # %% auto #0
 __all__ = ['MMAP_THRESHOLD', 'MergedEvaluation', 'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation',
@@ -159,9 +160,11 @@ def merge_parts(parts:list, # `MergedEvaluation`s of disjoint parts (from `evalu
     o = np.argsort(id_bytes(qids), kind='stable')    # the byte order `evaluation` sorts ids in
     sums = np.array([math.fsum(p.sums[j] for p in parts) for j in range(len(keys))])
     mq = np.concatenate([np.asarray(p.missing_from_qrels, str) for p in parts])
-    return MergedEvaluation(keys, ms, qids[o], values[o], sums, missing_from_run=missing,
-                            missing_from_qrels=mq[np.argsort(id_bytes(mq), kind='stable')], queries=queries, ties=ties,
-                            n_ret=sum(p.n_ret for p in parts), in_run=sum(p.in_run for p in parts), parts=sum(p.parts for p in parts))
+    out = MergedEvaluation(keys, ms, qids[o], values[o], sums, missing_from_run=missing,
+                           missing_from_qrels=mq[np.argsort(id_bytes(mq), kind='stable')], queries=queries, ties=ties,
+                           n_ret=sum(p.n_ret for p in parts), in_run=sum(p.in_run for p in parts), parts=sum(p.parts for p in parts))
+    out.recorded = dict(preset=None, ties=ties, queries=queries, empty=None, depth=depth)   # (the conventions it records)
+    return out
 
 # %% ../nbs/15_scale.ipynb #f57d4047
 def _count(x, name:str, what:str)->int:
@@ -296,7 +299,9 @@ def stream_evaluation(qrels, # judgements: anything `read_qrels` accepts, or a `
             sort_run(run, sorted_run, block_bytes=block_bytes, tmpdir=d)
             return stream_evaluation(index, sorted_run, measures, block_bytes, ties, queries, depth)
     parts = [evaluate_part(index, b, measures, ties=ties, depth=depth) for b in run_blocks(run, block_bytes, ranks=ties == 'rank')]
-    return merge_parts(parts, index, measures, queries=queries, ties=ties, depth=depth)
+    e = merge_parts(parts, index, measures, queries=queries, ties=ties, depth=depth)
+    e.inputs = Inputs(qrels=qrels, run=run)
+    return e
 
 def stream_evaluate(qrels, # judgements: anything `read_qrels` accepts
                     run, # a TREC run file (plain or gzip), each query's lines together
@@ -506,7 +511,9 @@ def dask_evaluation(qrels, # judgements: anything `read_qrels` accepts, a `dask.
         pieces = [dask.delayed(_split, nout=len(bounds) + 1)(p, bounds) for p in parts]
         tasks = [dask.delayed(_evaluate_piece)(idx, [pc[j] for pc in pieces], measures, ties, depth) for j in range(len(bounds) + 1)]
     results = [r for r in compute(*tasks) if r is not None]
-    return merge_parts(results, index, measures, queries=queries, ties=ties, depth=depth)
+    e = merge_parts(results, index, measures, queries=queries, ties=ties, depth=depth)
+    e.inputs = Inputs(qrels=qrels, run=run)
+    return e
 
 # %% ../nbs/15_scale.ipynb #395e758f
 MMAP_THRESHOLD = 1 << 30   # bytes: Dask workers serve allocations below this from the heap (see above)
