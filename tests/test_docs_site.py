@@ -556,6 +556,23 @@ def test_docs_no_visible_test_walls(site_check):
     assert walls == {}, f'visible test blocks over {TEST_WALL_LINES} lines: {walls}'
 
 
+def test_docs_folded_sections_at_the_end(site):
+    "On the pages that fold their tests, the folded sections come last, after every explanation and example"
+    from bs4 import BeautifulSoup
+    late, checked = {}, []
+    for p in FOLDED_PAGES:
+        main = BeautifulSoup((site / p).read_text(encoding='utf-8'), 'html.parser').find('main', id='content')
+        kids = [k for k in main.children if getattr(k, 'name', None) in ('div', 'details')]
+        folds = [i for i, k in enumerate(kids) if k.name == 'details' and 'fold-section' in (k.get('class') or [])]
+        if not folds: continue                  # (a page whose checks are all folded cell by cell)
+        checked.append(p)
+        head = kids[folds[0] - 1].find('h2')
+        assert head is not None and head.get_text().startswith('Checks and cross-checks'), f'{p}: no heading over the checks'
+        if after := [k.get_text(' ', strip=True)[:60] for k in kids[folds[0]:] if k.name != 'details']: late[p] = after
+    assert late == {}, f'content after the folded checks: {late}'
+    assert len(checked) >= 18, checked
+
+
 def test_docs_search_index_leaves_out_private_names(site, site_check):
     "Sections documenting names outside the package's __all__ are not in the search index"
     _, facts = site_check
