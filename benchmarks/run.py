@@ -79,7 +79,7 @@ STAGES = {
     "runs20": "20 run files against one qrels file -> per-query values of the six measures, for every run (the qrels read once)",
     "process": "a fresh Python process: start, import the tool, files -> per-query values of the six measures (what a script pays)",
     "dropin": "pytrec_eval's interface on {qid: {docno: value}} dicts: RelevanceEvaluator(qrels, measures) + evaluate(run) -> "
-              "its result dict (ours: rankmetrics_nb.compat.pytrec_eval, the drop-in)",
+              "its result dict (ours: rankmetrics_nb.dropin.pytrec_eval, the drop-in)",
     "all_prefs": "trec_eval's preference measures on the qrels read as preferences, files -> per-query values (ours only: "
                  "`trec_eval -q -R qrels_prefs -m all_prefs`, text to /dev/null)",
 }
@@ -414,11 +414,11 @@ def _pt_dropin(qrels_path, run_path):
 
 @job("ours", "dropin", metrics=True)
 def _ours_dropin(qrels_path, run_path):
-    """rankmetrics_nb.compat.pytrec_eval: RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
+    """rankmetrics_nb.dropin.pytrec_eval: RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
     try:
-        from rankmetrics_nb.compat import pytrec_eval as dropin
+        from rankmetrics_nb.dropin import pytrec_eval as dropin
     except ImportError as e:
-        raise Unavailable(f"rankmetrics_nb.compat: {e}") from None
+        raise Unavailable(f"rankmetrics_nb.dropin: {e}") from None
     qrels, run = _plain_dicts(qrels_path, run_path)
     yield
     res = dropin.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)

@@ -76,7 +76,8 @@ def entry_readings(d:MeasureDef, # a registry entry (with its trec_eval forms)
     for tool, text in d.names.items():
         for s, note in tool_spellings(text):
             out.append(Reading(d.name, _fixed(d, note) or _sorted(d.aliases.get(s, {})), tool, s))
-    out += [Reading(d.name, _sorted(f.fixed), 'trec_eval', f.name, f.params == 'long_cutoffs') for f in d.trec]
+    cut = lambda f: f.params == 'long_cutoffs' and d.cutoff in ('optional', 'required')    # (P_avgjg: trec_eval's front end only)
+    out += [Reading(d.name, _sorted(f.fixed), 'trec_eval', f.name, cut(f)) for f in d.trec]
     return out
 
 # %% ../nbs/09ca_names.ipynb #34d4d823
