@@ -16,7 +16,7 @@ from .conventions import CONVENTIONS, EMPTY_POLICIES
 from .significance import CORRECTIONS
 from .compare import compare, TESTS, FAMILIES
 from .topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
-from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster
+from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster, evaluate_runs
 from .store import Store
 import csv, glob, io, json
 from .inputs import Run, read_run
@@ -239,7 +239,8 @@ def _eval(a, out)->int:
     if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its file name")
     if a.parts and (a.block_mb or a.presort or a.store):
         raise EvalInputError("--parts is read in memory or with Dask, and not stored: drop --block-mb, --presort and --store")
-    evals = {name: _eval_one(a, run) for name, run in runs.items()}
+    dask_runs = (a.workers or a.scheduler) and len(runs) > 1                 # several runs on one cluster, each run a task
+    evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run) for name, run in runs.items()}
     if a.store:
         with Store(a.store) as st:
             for name, e in evals.items(): st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth,
@@ -273,14 +274,16 @@ def _leaderboard(a, out)->int:
     return 0
 
 def _dask_eval(a, run, ms, kw):
-    "`eval` with Dask: on a new local cluster of `--workers` processes, or on the scheduler at `--scheduler`."
+    "`eval` with Dask (a new local cluster of `--workers` processes, or the scheduler at `--scheduler`): a run, or {name: run}."
     try: from distributed import Client
     except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
     cluster = None if a.scheduler else local_cluster(a.workers)
     try:
         try: client = Client(a.scheduler or cluster, timeout='10s')
         except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None
-        with client: return dask_evaluation(a.qrels, run, ms, scheduler=client, **kw)
+        with client:
+            if isinstance(run, dict): return evaluate_runs(a.qrels, run, ms, scheduler=client, **kw)
+            return dask_evaluation(a.qrels, run, ms, scheduler=client, **kw)
     finally:
         if cluster is not None: cluster.close()
 

@@ -181,6 +181,21 @@ def test_a_glob_of_several_runs_is_several_runs(tmp_path):
     status, _, err = _cli('eval', qrels, str(d / '*.nothing'), '-m', 'AP')
     assert status == 2 and 'no run file matches' in err
 
+def test_several_runs_on_one_dask_cluster(tmp_path):
+    "--workers with several runs: one local cluster, each run a task; the values of each run alone, in memory."
+    pytest.importorskip('distributed')
+    qrels, d = _runs(tmp_path)
+    ms = ['-m', 'AP', 'nDCG@10']
+    status, out, err = _cli('eval', qrels, d / 'bm25.run', d / 'rerank.run', '--workers', '2', '--format', 'json', '--per-query', *ms)
+    assert status == 0, err
+    alone = {f'{k}.run': json.loads(_cli('eval', qrels, d / f'{k}.run', '--format', 'json', '--per-query', *ms)[1]) for k in ('bm25', 'rerank')}
+    assert _close(json.loads(out), alone)
+
+def _close(got, want):
+    "Nested dicts of floats equal to 1e-12, keys and order of the keys included."
+    if isinstance(want, dict): return list(got) == list(want) and all(_close(got[k], v) for k, v in want.items())
+    return abs(got - want) <= 1e-12
+
 def test_parts_of_one_run(tmp_path):
     "--parts: the files are one run, split by query; the same values as the whole file."
     qrels, d = _runs(tmp_path)
