@@ -103,8 +103,9 @@ def format_evaluations(evals:dict, # {run name: `Evaluation`}
                       )->str:
     "Several runs' evaluations as one text: a `run` column (table, csv), `{run: ...}` (json), a `runid` line per run (trec)."
     if len(evals) == 1: return format_evaluation(next(iter(evals.values())), fmt, per_query)
-    if fmt == 'json': return '{\n' + ',\n'.join(f'{json.dumps(n)}: {format_evaluation(e, fmt, per_query)}' for n, e in evals.items()) + '\n}'
-    if fmt == 'trec': return '\n'.join(f"{'runid':<22}\tall\t{n}\n" + format_evaluation(e, fmt, per_query) for n, e in evals.items())
+    one = lambda e: format_evaluation(e, fmt, per_query)
+    if fmt == 'json': return '{\n' + ',\n'.join(f'{json.dumps(n)}: {one(e)}' for n, e in evals.items()) + '\n}'
+    if fmt == 'trec': return '\n'.join(f"{'runid':<22}\tall\t{n}\n" + one(e) for n, e in evals.items())
     rows_of = dict(table=_table_rows, csv=_csv_rows).get(fmt)
     if rows_of is None: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     tables = [rows_of(e, per_query) for e in evals.values()]
@@ -243,11 +244,12 @@ def _eval(a, out)->int:
     evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run) for name, run in runs.items()}
     if a.store:
         with Store(a.store) as st:
-            for name, e in evals.items(): st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth,
-                                                 a.conventions, a.replace)
+            for name, e in evals.items():
+                st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
     print(format_evaluations(evals, a.format, a.per_query), file=out)
     for name, e in evals.items():
-        for line in e.report().splitlines()[1:]: print(f"rankmetrics: note: {f'{name}: ' if len(evals) > 1 else ''}{line}", file=sys.stderr)
+        which = f'{name}: ' if len(evals) > 1 else ''
+        for line in e.report().splitlines()[1:]: print(f'rankmetrics: note: {which}{line}', file=sys.stderr)
     return 0
 
 def _eval_one(a, run):
@@ -258,7 +260,8 @@ def _eval_one(a, run):
             raise EvalInputError("--empty and --conventions evaluate in memory: drop --block-mb, --presort, --workers and --scheduler")
         kw.update(ties=a.ties or 'trec', queries=a.queries or 'run')
     if a.workers or a.scheduler: return _dask_eval(a, run, ms, kw)
-    if a.block_mb or a.presort: return stream_evaluation(a.qrels, run, ms, block_bytes=_block_bytes(a.block_mb or 64), presort=a.presort, **kw)
+    if a.block_mb or a.presort:
+        return stream_evaluation(a.qrels, run, ms, block_bytes=_block_bytes(a.block_mb or 64), presort=a.presort, **kw)
     if isinstance(run, list): run = _parts_run(run)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)

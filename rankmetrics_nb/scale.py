@@ -577,7 +577,8 @@ def _named_runs(runs)->dict:
 
 def _one_run(index:QrelsIndex, run, measures, block_bytes:int=None, **kwargs)->PerQueryValues:
     "One run of `evaluate_runs`: a file streamed in blocks, a run in memory evaluated in memory."
-    if _is_path(run): return stream_evaluation(index, run, measures, **({} if block_bytes is None else dict(block_bytes=block_bytes)), **kwargs)
+    if _is_path(run):
+        return stream_evaluation(index, run, measures, **({} if block_bytes is None else dict(block_bytes=block_bytes)), **kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         return evaluation(index.qrels, run, measures, **kwargs)

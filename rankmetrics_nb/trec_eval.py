@@ -383,7 +383,8 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
 
 # %% ../nbs/12_trec_eval.ipynb #51839a54
 def _run_of(run, rel_format:str, query)->Run|dict:
-    "The run as the join takes it: a `{qid: {docno: score}}` dict as it is under -R qrels (the join reads only its judged documents), else read."
+    """The run as the join takes it: a `{qid: {docno: score}}` dict as it is under -R qrels (the join then reads only
+    its judged documents), anything else read."""
     return run if isinstance(run, dict) and rel_format == 'qrels' and query is None else read_run(run)
 
 # %% ../nbs/12_trec_eval.ipynb #a9e52c17
