@@ -4,6 +4,7 @@
 
 # %% ../nbs/09b_catalog.ipynb #5d7f91b3
 from __future__ import annotations
+from dataclasses import replace
 import numpy as np
 from .kit import check_choice, tie_groups
 from .precision import precision, recall, f_measure, r_precision, success, fall_out, recall_at_fixed_precision
@@ -313,3 +314,19 @@ MEASURES.append(define('RBP',
     "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
     [Param('p', 0.8, float, 'persistence'), _REL, _DEPTH], cutoff='none',
     names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL, compute=computed_by(rbp, cutoff=False)))
+
+# %% ../nbs/09b_catalog.ipynb #a6ab91ef
+def _declare(name:str, # an entry of `MEASURES`
+             tool:str, # the tool
+             text:str, # its names there
+             *params:Param, # parameters the entry gains with them
+            ):
+    "Give the entry `name` its names in `tool` (and parameters that those names need)."
+    i = next(i for i, d in enumerate(MEASURES) if d.name == name)
+    MEASURES[i] = replace(MEASURES[i], names=MEASURES[i].names | {tool: text}, params=MEASURES[i].params + params)
+
+# %% ../nbs/09b_catalog.ipynb #2f042d2d
+_declare('alpha_DCG', 'ndeval', 'alpha-DCG (normalise=ideal-ideal)', Param('normalise', 'none', ('none', 'ideal-ideal'),
+         "none: Clarke et al.'s α-DCG; ideal-ideal: over the ideal gain of a ranking covering every subtopic (ndeval's column)"))
+for _name, _text in dict(alpha_nDCG='alpha-nDCG', ERR_IA='ERR-IA', nERR_IA='nERR-IA', NRBP='NRBP', nNRBP='nNRBP',
+                         MAP_IA='MAP-IA', P_IA='P-IA', StRecall='strec').items(): _declare(_name, 'ndeval', _text)

@@ -115,14 +115,17 @@ CONVENTIONS = {c.name: c for c in [
                notes="ir_measures computes P, R, AP, RR, nDCG, Success, Rprec, Bpref, infAP and the set measures with pytrec_eval "
                      "(trec_eval 9's order), and averages over every qrels query: a query the run does not answer scores 0. "
                      "Judged divides by min(k, documents retrieved)."),
-    Convention('ranx', 'ranx 0.3.21', dict(ties='stable', queries='qrels'), covers=('names', 'ranx'),
+    Convention('ranx', 'ranx 0.3.21', dict(ties='stable', queries='qrels'), {'Bpref': {'no_nonrel': 'nan'}},
+               covers=('names', 'ranx'),
                notes="ranx sorts each query's documents by score with NumPy's argsort of the negated scores: on short lists tied "
                      "documents keep the order they were given in (ties='stable': a stable sort by score; ties='input' would "
                      "not sort at all, and a run not given in score order would be read as it was given); on long lists with "
                      "ties its sort is not stable and no "
                      "policy reproduces it. `evaluate` refuses query sets that differ unless make_comparable=True, which adds the "
                      "qrels queries the run lacks (scoring 0) and drops the run's unjudged ones: queries='qrels'. AP and AP@k "
-                     "divide by every relevant document; nDCG's ideal ranking comes from the qrels; gains are the grades."),
+                     "divide by every relevant document; nDCG's ideal ranking comes from the qrels; gains are the grades. Bpref of a "
+                     "query without a judged non-relevant document is NaN (0/0), and ranx counts a negative grade as judged "
+                     "non-relevant there."),
     Convention('sklearn', 'scikit-learn 1.9 (ndcg_score, dcg_score)', dict(ties='expected', queries='run'),
                {'nDCG': {'ideal': 'returned'}}, covers=('names', 'sklearn'),
                notes="ndcg_score and dcg_score read a matrix of true grades and scores of the same documents: the ideal ranking is "
@@ -157,10 +160,10 @@ CONVENTIONS = {c.name: c for c in [
                      "the qrels, ERR's stop chance is (2^g - 1)/16; a topic exists only if it has a grade above 0, and the "
                      "mean (amean) is over the run's existing topics (empty='skip')."),
     Convention('ndeval', 'ndeval (TREC Web track diversity)', dict(ties='rank', queries='run'),
-               {n: {'alpha': 0.5} for n in _DIVERSITY if n not in ('P_IA', 'MAP_IA', 'StRecall')}, covers=_DIVERSITY,
-               cannot={'alpha_DCG': "ndeval's alpha-DCG column is scaled by the ideal ranking's gains (diversity.alpha_dcg with "
-                                    "normalise='ideal-ideal', which ndeval.diversity_table prints); the registry's alpha_DCG is not"},
-               notes="ndeval orders by the run's rank column (without -traditional), alpha = 0.5 and NRBP's beta = 0.5; the "
+               {n: {'alpha': 0.5} | ({'normalise': 'ideal-ideal'} if n == 'alpha_DCG' else {}) for n in _DIVERSITY
+                if n not in ('P_IA', 'MAP_IA', 'StRecall')}, covers=_DIVERSITY,
+               notes="ndeval orders by the run's rank column (without -traditional), alpha = 0.5 and NRBP's beta = 0.5; its alpha-DCG "
+                     "column is scaled by the ideal ranking's gains (normalise='ideal-ideal'); the "
                      "mean is over the topics both the qrels and the run hold."),
 ]}
 
@@ -172,7 +175,7 @@ def conventions_table()->str:
         s = c.settings
         ps = '<br>'.join(f"`{n}`: " + ', '.join(f'{p}={v!r}' for p, v in d.items()) for n, d in c.params.items()
                          if n not in _DIVERSITY[1:]) or '—'
-        if c.name == 'ndeval': ps = 'diversity measures: alpha=0.5'
+        if c.name == 'ndeval': ps = "diversity measures: alpha=0.5; `alpha_DCG`: normalise='ideal-ideal'"
         cannot = '<br>'.join(f'`{n}`' for n in c.cannot) or '—'
         out.append(f"| `{c.name}` | {c.tool} | {s.get('ties', 'trec')} | {s.get('queries', 'run')} | {s.get('empty')} | {ps} | {cannot} |")
     return '\n'.join(out)

@@ -9,7 +9,7 @@ import numpy as np
 from dataclasses import dataclass
 from .kit import EvalInputError, QueryMismatchWarning, Mean, Batch, SubtopicBatch, query_mean, plain_json
 from .joins import join, join_subtopics
-from .measures import Measure, parse_measure
+from .measures import Measure, parse_measure, is_tool_measure
 from .conventions import apply_conventions, apply_empty
 from .tables import Tabled, means_table, evaluation_html
 from .tie_range import check_ties
@@ -147,12 +147,12 @@ def _recorded(e:PerQueryValues, d:dict)->PerQueryValues:
 # %% ../nbs/10_evaluate.ipynb #d44524d5
 def _keyed(measures)->tuple:
     "(the caller's strings, their parsed measures), duplicates removed."
-    if isinstance(measures, (str, Measure)): measures = [measures]
+    if isinstance(measures, (str, Measure)) or is_tool_measure(measures): measures = [measures]
     if not isinstance(measures, (list, tuple, set, frozenset, dict)) and not hasattr(type(measures), '__array__'):
         raise EvalInputError(f"measures must be a measure name or a list of them, e.g. ['nDCG@10', 'AP']; got {measures!r}")
     keys = list(dict.fromkeys(measures))
     if not keys: raise EvalInputError("no measures given; name at least one, e.g. ['nDCG@10', 'AP']")
-    return [str(k) if isinstance(k, Measure) else k for k in keys], [parse_measure(k) for k in keys]
+    return [str(k) if isinstance(k, Measure) or is_tool_measure(k) else k for k in keys], [parse_measure(k) for k in keys]
 
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."

@@ -89,7 +89,7 @@ def _parse(self:Param, text, # the value as written in a name, or a Python value
 Param.parse = _parse
 
 # %% ../nbs/09_measure_def.ipynb #0f792e45
-TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics')   # the tools whose names the registry records
+TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics', 'ndeval')   # the tools whose names the registry records
 
 @dataclass(frozen=True)
 class MeasureDef:

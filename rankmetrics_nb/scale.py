@@ -550,7 +550,7 @@ def _run_files(runs)->dict:
     return dict(zip(names if len(set(names)) == len(names) else map(str, paths), paths))
 
 def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
-                  runs, # a folder of run files, a glob, or a list of paths
+                  runs, # a folder of run files, a glob, a list of paths, or what `compare` takes: {name: run}, a list of runs
                   measures, # a measure name or a list of them
                   workers:int=None, # local worker processes (None: one run after the other in this process)
                   scheduler=None, # instead: a Dask scheduler ("threads", a `distributed.Client`, ...)
@@ -558,18 +558,37 @@ def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
                  )->dict:
     "Evaluate many runs against one qrels, read once: {run name: `MergedEvaluation`}, the runs spread over the workers."
     if workers is not None: workers = _count(workers, 'workers', 'local worker processes')
-    files, index = _run_files(runs), QrelsIndex(qrels, subtopics=_measures_need_subtopics(measures))
+    files, index = _named_runs(runs), QrelsIndex(qrels, subtopics=_measures_need_subtopics(measures))
     if scheduler is not None:
         import dask
         idx = dask.delayed(index, pure=True)
-        out = dask.compute(*[dask.delayed(stream_evaluation)(idx, p, measures, **kwargs) for p in files.values()], scheduler=scheduler)
+        out = dask.compute(*[dask.delayed(_one_run)(idx, p, measures, **kwargs) for p in files.values()], scheduler=scheduler)
         return dict(zip(files, out))
-    if not workers or workers <= 1 or len(files) == 1:
-        return {name: stream_evaluation(index, p, measures, **kwargs) for name, p in files.items()}
+    if not workers or workers <= 1 or len(files) == 1 or not all(map(_is_path, files.values())):
+        return {name: _one_run(index, p, measures, **kwargs) for name, p in files.items()}
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing as mp
     with ProcessPoolExecutor(min(workers, len(files)), mp_context=mp.get_context('spawn'), initializer=_set_index, initargs=(index,)) as pool:
         return dict(zip(files, pool.map(_stream_one, files.values(), [measures] * len(files), [kwargs] * len(files))))
+
+# %% ../nbs/15_scale.ipynb #7a88fd17
+def _is_path(x)->bool: return isinstance(x, (str, os.PathLike))
+
+def _named_runs(runs)->dict:
+    "{name: run}: a folder, a glob or a list of paths (`_run_files`), or {name: run} and lists of runs as `compare` takes them."
+    if isinstance(runs, dict): return {str(n): r for n, r in runs.items()}
+    if isinstance(runs, (list, tuple)) and not all(map(_is_path, runs)):
+        names = [Path(r).name if _is_path(r) else f'run{i + 1}' for i, r in enumerate(runs)]
+        return dict(zip(names if len(set(names)) == len(names) else [f'run{i + 1}' for i in range(len(runs))], runs))
+    return _run_files(runs)
+
+def _one_run(index:QrelsIndex, run, measures, block_bytes:int=None, **kwargs)->PerQueryValues:
+    "One run of `evaluate_runs`: a file streamed in blocks, a run in memory evaluated in memory."
+    if _is_path(run):
+        return stream_evaluation(index, run, measures, **({} if block_bytes is None else dict(block_bytes=block_bytes)), **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        return evaluation(index.qrels, run, measures, **kwargs)
 
 # %% ../nbs/15_scale.ipynb #1436c13d
 _PEAK = '''def _peak_mb():

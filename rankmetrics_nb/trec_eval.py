@@ -356,7 +356,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
                          judged_only=judged_only, n_queries=n_queries, version=version, zscores=zscores,
                          num_docs_in_coll=num_docs_in_coll)
     qrels, run = (read_prefs(qrels, rel_format) if rel_format in PREFS_FORMATS else
-                  read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
+                  read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), _run_of(run, rel_format, query)
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
@@ -380,6 +380,12 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     return TrecEvalResult(cols, q.qids, printed, runid, n, notes, per_query_wanted=per_query, version=version,
                           skipped=b.missing_from_run if not all_queries else np.zeros(0, str), dropped=b.missing_from_qrels,
                           zscores=z is not None)
+
+# %% ../nbs/12_trec_eval.ipynb #51839a54
+def _run_of(run, rel_format:str, query)->Run|dict:
+    """The run as the join takes it: a `{qid: {docno: score}}` dict as it is under -R qrels (the join then reads only
+    its judged documents), anything else read."""
+    return run if isinstance(run, dict) and rel_format == 'qrels' and query is None else read_run(run)
 
 # %% ../nbs/12_trec_eval.ipynb #a9e52c17
 def _columns(plan:list, q, runid:str, z, placeholder:np.ndarray)->list:
