@@ -16,7 +16,7 @@ from .rank_correlation import ordered_pairs
 
 # %% auto #0
 __all__ = ['NEGATIVE', 'BATCH_DEFAULTS', 'as_array', 'batch_ids', 'ranked_batch', 'tf_ranking_list_weights', 'BatchEvaluation',
-           'evaluate_batch']
+           'evaluate_batch', 'batch_as_dicts']
 
 # %% ../nbs/10a_batches.ipynb #4b9cde2c
 def as_array(x, # a numpy array, a list, or an array of another library (torch, JAX, CuPy): anything with `__dlpack__` or `__array__`
@@ -358,3 +358,19 @@ def _joined(parts:list, n_measures:int, i:int)->np.ndarray:
     "The blocks' i-th results end to end (an empty batch: empty arrays of the right shape)."
     if parts: return np.concatenate(parts)
     return [np.zeros((0, n_measures)), np.zeros((0, n_measures, 3)), np.zeros(0, bool), np.zeros(1, int), np.zeros(0, str), np.zeros(0, str)][i]
+
+# %% ../nbs/10a_batches.ipynb #8874152d
+def batch_as_dicts(scores, # (queries × candidates) scores; -inf: not ranked
+                   labels, # (queries × candidates) grades, NaN for padding
+                   mask=None, # (queries × candidates) bool, False for padding
+                   negative:str=None, # labels < 0: "pad" or "grade" (`NEGATIVE`); None refuses them
+                  )->tuple: # ({qid: {docno: grade}}, {qid: {docno: score}})
+    "The batch as `evaluate`'s qrels and run: a query per row with a valid item, its valid items judged, those scored above -inf retrieved."
+    L = _matrix(labels, 'labels').astype(np.float64)
+    S, M = _matrix(scores, 'scores', L.shape), None if mask is None else _matrix(mask, 'mask', L.shape).astype(bool)
+    valid = _valid(L, M, None, None if negative is None else check_choice(negative, 'negative', NEGATIVE), 'keep')
+    _check_scores(S, valid)
+    q, d = batch_ids(len(L)), batch_ids(L.shape[1])
+    qrels = {q[i]: {d[j]: (int(L[i, j]) if L[i, j] == int(L[i, j]) else float(L[i, j])) for j in np.flatnonzero(valid[i])} for i in range(len(L))}
+    run = {q[i]: {d[j]: float(S[i, j]) for j in np.flatnonzero(valid[i] & (S[i] > -np.inf))} for i in range(len(L))}
+    return {k: v for k, v in qrels.items() if v}, {k: v for k, v in run.items() if v}
