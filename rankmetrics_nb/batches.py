@@ -351,6 +351,12 @@ def _evaluate_block(S, L, M, W, ids, parsed, keys, s:dict, rule:bool)->tuple:
     v, sums = _block_values(b, parsed, keys, s['empty'], rule)
     base = b if isinstance(b, Batch) else b.batch
     counted = (~np.isnan(base.ideal)).any(axis=1) & (base.in_run if s['queries'] == 'run' else True)
+    wide = [j for j, m in enumerate(parsed) if m.definition.batch_wide]
+    if wide and not counted.all():        # a measure of the whole batch reads the rows the means count, as `evaluate`'s batch holds them
+        sub = ranked_batch(*(None if x is None else x[counted] for x in (S, L, M, W)), s['ties'], s['depth'], s['negative'],
+                           s['zero_weights'], ids[counted], s['queries'])
+        v[:, wide] = 0.0
+        v[np.ix_(counted, wide)] = _block_values(sub, [parsed[j] for j in wide], [keys[j] for j in wide], s['empty'], False)[0]
     return (v, sums if rule else np.zeros((len(b), len(parsed), 3)), counted, np.array([base.n_ret.sum()]),
             np.asarray(base.missing_from_run, str), np.asarray(base.missing_from_qrels, str))
 
