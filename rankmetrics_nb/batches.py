@@ -70,7 +70,7 @@ def _valid(labels:np.ndarray, mask, weights, negative, zero_weights:str)->np.nda
 def batch_ids(n:int, # how many rows (or columns)
              )->np.ndarray:
     "The ids the rows (or columns) of a batch get: zero-padded numbers '0'…, which sort as the numbers do."
-    return np.array([f'{i:0{len(str(max(n - 1, 0)))}d}' for i in range(n)], dtype=str)
+    return np.char.zfill(np.arange(n).astype(str), len(str(max(n - 1, 0)))) if n else np.zeros(0, str)
 
 def _presort(score:np.ndarray, ranked:np.ndarray, ties:str)->np.ndarray:
     "(queries × candidates) column order of each row: by score descending (stable), ranked items first; as given for ties='input'."
