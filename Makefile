@@ -63,11 +63,11 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/short_lists.py
 	$(BIN)/python benchmarks/ltr_batches.py
 
-## the peers of benchmarks/ltr_batches.py in their own environment (never the project's): torch's CPU build, torchmetrics, JAX, Rax
+## the peers of benchmarks/ltr_batches.py in their own environment (never the project's): torch (PyPI's build brings
+## CUDA libraries, about 3 GB, and runs on the CPU without a GPU), torchmetrics, JAX, Rax; the versions measured
 bench-peers:
 	test -x benchmarks/.peers-venv/bin/python || $(PYTHON) -m venv benchmarks/.peers-venv
-	benchmarks/.peers-venv/bin/pip install --quiet torch==2.13.0
-	benchmarks/.peers-venv/bin/pip install --quiet torchmetrics jax jaxlib rax
+	benchmarks/.peers-venv/bin/pip install --quiet torch==2.14.1 torchmetrics==1.9.0 jax==0.10.2 jaxlib==0.10.2 rax==0.4.0
 
 ## headless Chromium for the docs browser check (installed when missing and possible)
 chromium:

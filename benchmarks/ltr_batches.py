@@ -11,8 +11,8 @@ themselves are in the resident memory before the call). Rax is jit-compiled on t
 numbers here (linear gain, every candidate judged, no tied scores that matter).
 
 torch, torchmetrics, JAX and Rax are not dependencies of the project: they live in a separate virtual environment
-(`make bench-peers` makes it at benchmarks/.peers-venv: `pip install torch==2.13.0` takes the CPU build, then
-torchmetrics, jax, jaxlib and rax). A tool that cannot be imported is reported absent.
+(`make bench-peers` makes it at benchmarks/.peers-venv: torch 2.14.1 from PyPI, whose CUDA libraries are installed but
+unused here, torchmetrics 1.9.0, jax and jaxlib 0.10.2, rax 0.4.0). A tool that cannot be imported is reported absent.
 
     .venv/bin/python benchmarks/ltr_batches.py                      # both sizes, every tool present
     .venv/bin/python benchmarks/ltr_batches.py --sizes 8k --repeat 3
@@ -193,21 +193,33 @@ def main(argv=None) -> int:
     ap.add_argument("--child", nargs=3, metavar=("TOOL", "MEASURE", "SIZE"))
     ap.add_argument("--sizes", default="8k,1m")
     ap.add_argument("--tools", default=",".join(TOOLS))
+    ap.add_argument("--measures", default=",".join(MEASURES), help="of nDCG@10, MAP, MRR (ours.all3 runs when any is asked)")
+    ap.add_argument("--tool-measures", action="append", default=[], metavar="TOOL=M1+M2",
+                    help="a tool's own measures, narrower than --measures (e.g. torchmetrics=nDCG@10 at 1m)")
+    ap.add_argument("--render", metavar="JSON", help="print the table and the targets of a results file, and exit")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions at 8k (1m: once)")
     ap.add_argument("--peers-python", default=None, help="the interpreter with torch, torchmetrics, jax and rax")
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per job")
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args(argv)
     if a.child: return child(*a.child)
+    if a.render:
+        results = json.loads(Path(a.render).read_text())["results"]
+        sizes = [z for z in SIZES if any(r["size"] == z for r in results)]
+        print(table(results, sizes), "", "\n".join(targets(results, sizes)), sep="\n")
+        return 0
     sizes, tools = a.sizes.split(","), a.tools.split(",")
     peers = peers_python(a.peers_python)
+    wanted = a.measures.split(",")
+    own = dict(t.split("=", 1) for t in a.tool_measures)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     results = []
     for size in sizes:
         make_data(size)
         for tool in tools:
             label, where, measures = TOOLS[tool]
             python = sys.executable if where == "project" else peers
-            for measure in measures:
+            for measure in (m for m in measures if m == "all3" or (m in wanted and m in own.get(tool, m).split("+"))):
                 if python is None:
                     results.append({"tool": tool, "measure": measure, "size": size, "unavailable": "absent (no peers' environment: make bench-peers)"})
                     continue
@@ -220,15 +232,19 @@ def main(argv=None) -> int:
                     r["peak_rss_mb"] = max(x["peak_rss_mb"] for x in ok)
                 results.append(r)
                 print(f"{size} {tool} {measure}: {fmt_time(r.get('seconds')) if ok else r.get('unavailable') or r.get('error')}", flush=True)
+                if not a.no_write: write(results, stamp)
     print()
     print(table(results, sizes))
     print()
     print("\n".join(targets(results, sizes)))
-    if not a.no_write:
-        RESULTS.mkdir(exist_ok=True)
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        (RESULTS / f"ltr_batches-{stamp}.json").write_text(json.dumps(dict(results=results, machine=dict(platform=__import__("platform").platform(), cpus=os.cpu_count())), indent=1))
     return 0
+
+
+def write(results: list, stamp: str) -> None:
+    "The results so far to benchmarks/results/ltr_batches-<stamp>.json (rewritten after every job)."
+    RESULTS.mkdir(exist_ok=True)
+    machine = dict(platform=__import__("platform").platform(), cpus=os.cpu_count(), load=os.getloadavg())
+    (RESULTS / f"ltr_batches-{stamp}.json").write_text(json.dumps(dict(results=results, machine=machine), indent=1))
 
 
 if __name__ == "__main__":
