@@ -224,7 +224,7 @@ def conventions_table()->str:
         s = c.settings
         ps = '<br>'.join([f"`{n}`: " + ', '.join(f'{p}={v!r}' for p, v in d.items()) for n, d in c.params.items()
                           if n not in _DIVERSITY[1:]] + [f"`{n}`: empty={v!r}" for n, v in c.empty.items()]
-                         + ([f"evaluate_batch: " + ', '.join(f'{p}={v!r}' for p, v in c.batch.items())] if c.batch else [])) or '—'
+                         + (["evaluate_batch: " + ', '.join(f'{p}={v!r}' for p, v in c.batch.items())] if c.batch else [])) or '—'
         if c.name == 'ndeval': ps = 'diversity measures: alpha=0.5'
         cannot = '<br>'.join(f'`{n}`' for n in c.cannot) or '—'
         out.append(f"| `{c.name}` | {c.tool} | {s.get('ties', 'trec')} | {s.get('queries', 'run')} | {s.get('empty')} | {ps} | {cannot} |")
