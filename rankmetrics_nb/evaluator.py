@@ -39,7 +39,7 @@ class PerQueryValues(Tabled):
     def _summary(self, j:int):
         m, v = self.measures[j], self.values[:, j]
         if m.definition.summary == 'sum': return int(v.sum())
-        keep = ~np.isnan(v) if self.empty == 'skip' else np.ones(len(v), bool)    # empty='skip': its NaN are left out
+        keep = ~np.isnan(v)              # a NaN is no value (empty='skip', Accuracy(unanswered=skip)): left out of the mean
         out = int((~keep).sum()) + self.skipped
         if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)   # trec_eval's gm_map, gm_bpref
         return Mean(query_mean(v, keep), int(keep.sum()), out)      # query_mean: 0.0 when no query is evaluated

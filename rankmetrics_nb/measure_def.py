@@ -50,7 +50,7 @@ class Param:
 
     def text(self, value)->str:
         "How `value` is written in a canonical name."
-        if isinstance(value, dict): return '{' + ','.join(f'{g}:{v}' for g, v in value.items()) + '}'
+        if isinstance(value, dict): return '{' + ','.join(f'{g}:{v}' for g, v in sorted(value.items())) + '}'   # one text whatever the order written
         return str(value)
 
 # %% ../nbs/09_measure_def.ipynb #3d9f8eb6
@@ -110,6 +110,9 @@ class MeasureDef:
     trec: list = field(default_factory=list)       # trec_eval's forms of it (`TrecMeasure`), gathered by the registry
     ties: str = 'refuse'     # under ties='expected': 'expected' (its function averages over tied orders), 'order-free', or 'refuse'
     coverage: bool = False   # it measures coverage (of judging, of the non-relevant documents), not relevance: `empty=` leaves it alone
+    empty_case: str = 'no_relevant' # the queries `empty=` scores: 'no_relevant' (no relevant judgement), or 'no_nonrelevant' (FallOut: no non-relevant document listed)
+    weights: str = ''        # what item weights (`evaluate_batch(weights=)`) scale: '' none; else e.g. 'gains', 'precision terms'
+    batch_wide: bool = False # each query's value depends on the other queries of the batch (torchmetrics' averaged curve): evaluated together
 
     def param(self, name:str)->Param:
         "The declared parameter `name`, or an error listing the declared ones."

@@ -233,6 +233,7 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
     name, fixed, k_from_name, needs_cut = _resolve(m['name'], text)
     d = REGISTRY[name]
     given, k_param = _parse_params(m['params'], d, text)
+    if k_param is not None and m['k'] is not None: k_param = None      # ir_measures: `@k` overrides cutoff=
     ks = [x for x in (k_from_name, k_param, m['k']) if x is not None]
     if len(ks) > 1: raise EvalInputError(f"{text!r}: the cutoff is given twice")
     if needs_cut and not ks:

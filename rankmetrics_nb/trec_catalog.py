@@ -78,12 +78,18 @@ TREC_ONLY.append(define('SetF',
     compute=_set_f))
 
 # %% ../nbs/09c_trec_catalog.ipynb #d2ee0167
+def _bpref(b, k, rel, form):
+    "trec_measures.bpref"
+    return bpref(trec_view(b, rel), form)
+
 TREC_ONLY.append(define('Bpref',
-    "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
-    cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref'),
+    "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL,
+    Param('form', 'trec', ('trec', 'original'), "trec: divide each count by min(N, R) (trec_eval); original: by R "
+    "(Buckley & Voorhees; TF-Ranking's use_trec_version=False)")],
+    cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref', tf_ranking='BPrefMetric'),
     formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
     cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000',
-    compute=_of_view(bpref)))
+    compute=_bpref))
 
 # %% ../nbs/09c_trec_catalog.ipynb #998d5a36
 def _bpref(b, k, rel, no_nonrel):
