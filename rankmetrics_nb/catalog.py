@@ -213,12 +213,14 @@ MEASURES.append(define('NumQ', 'queries evaluated', cutoff='none', summary='sum'
     names=dict(ir_measures='NumQ'), judged_only=False, compute=_num_q))
 
 # %% ../nbs/09b_catalog.ipynb #2cb4d6f8
-def _alpha_dcg(b, k, alpha, discount):
+def _alpha_dcg(b, k, alpha, discount, normalise):
     "diversity.alpha_dcg"
-    return alpha_dcg(b, k, alpha=alpha, discount=discount)
+    return alpha_dcg(b, k, alpha=alpha, discount=discount, normalise=normalise)
 
 MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA,
-    Param('discount', 'log2', ('log2', 'reciprocal'), 'the rank discount: 1/log2(r+1), or 1/r')],
+    Param('discount', 'log2', ('log2', 'reciprocal'), 'the rank discount: 1/log2(r+1), or 1/r'),
+    Param('normalise', 'none', ('none', 'ideal-ideal'), "none: Clarke et al.'s α-DCG; ideal-ideal: over the ideal gain of a "
+          "ranking covering every subtopic (ndeval's column)")],
     needs='subtopics', aliases={'α_DCG': {}}, weights='gains', names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)',
     tf_ranking='AlphaDCGMetric'), compute=_alpha_dcg))
 
@@ -407,7 +409,6 @@ def _declare(name:str, # an entry of `MEASURES`
     MEASURES[i] = replace(MEASURES[i], names=MEASURES[i].names | {tool: text}, params=MEASURES[i].params + params)
 
 # %% ../nbs/09b_catalog.ipynb #2f042d2d
-_declare('alpha_DCG', 'ndeval', 'alpha-DCG (normalise=ideal-ideal)', Param('normalise', 'none', ('none', 'ideal-ideal'),
-         "none: Clarke et al.'s α-DCG; ideal-ideal: over the ideal gain of a ranking covering every subtopic (ndeval's column)"))
+_declare('alpha_DCG', 'ndeval', 'alpha-DCG (normalise=ideal-ideal)')
 for _name, _text in dict(alpha_nDCG='alpha-nDCG', ERR_IA='ERR-IA', nERR_IA='nERR-IA', NRBP='NRBP', nNRBP='nNRBP',
                          MAP_IA='MAP-IA', P_IA='P-IA', StRecall='strec').items(): _declare(_name, 'ndeval', _text)

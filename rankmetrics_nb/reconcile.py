@@ -44,6 +44,7 @@ def says(convention:str, # a convention's name (a value of `SETTING_NAMES`, or a
         )->str:
     "What a tool with this value of the convention does, in words."
     known = SAYS.get(convention, {})
+    if isinstance(value, dict): value = ', '.join(f'{k}={v!r}' for k, v in value.items())   # (per measure: said as it is)
     return known[value] if value in known else f"uses {next((p for p, w in PARAM_NAMES.items() if w == convention), convention)}={value}"
 
 # %% ../nbs/16_reconcile.ipynb #db83352d
