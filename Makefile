@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup example test checks nbtest pytest docs serve-docs readme notebooks hooks bench chromium clean
+.PHONY: setup example test checks nbtest pytest docs serve-docs readme notebooks hooks bench bench-peers chromium clean
 
 $(STAMP): settings.ini setup.py requirements/constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,6 +61,14 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/scale.py
 	$(BIN)/python benchmarks/rank_correlation.py
 	$(BIN)/python benchmarks/short_lists.py
+	$(BIN)/python benchmarks/reconcile.py
+	$(BIN)/python benchmarks/ltr_batches.py
+
+## the peers of benchmarks/ltr_batches.py in their own environment (never the project's): torch (PyPI's build brings
+## CUDA libraries, about 3 GB, and runs on the CPU without a GPU), torchmetrics, JAX, Rax; the versions measured
+bench-peers:
+	test -x benchmarks/.peers-venv/bin/python || $(PYTHON) -m venv benchmarks/.peers-venv
+	benchmarks/.peers-venv/bin/pip install --quiet torch==2.14.1 torchmetrics==1.9.0 jax==0.10.2 jaxlib==0.10.2 rax==0.4.0
 
 ## headless Chromium for the docs browser check (installed when missing and possible)
 chromium:

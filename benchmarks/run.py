@@ -78,6 +78,8 @@ STAGES = {
     "dicts": "{qid: {docno: value}} dicts in memory -> per-query values of the six measures pytrec_eval computes",
     "runs20": "20 run files against one qrels file -> per-query values of the six measures, for every run (the qrels read once)",
     "process": "a fresh Python process: start, import the tool, files -> per-query values of the six measures (what a script pays)",
+    "dropin": "pytrec_eval's interface on {qid: {docno: value}} dicts: RelevanceEvaluator(qrels, measures) + evaluate(run) -> "
+              "its result dict (ours: rankmetrics_nb.dropin.pytrec_eval, the drop-in)",
     "all_prefs": "trec_eval's preference measures on the qrels read as preferences, files -> per-query values (ours only: "
                  "`trec_eval -q -R qrels_prefs -m all_prefs`, text to /dev/null)",
 }
@@ -404,6 +406,26 @@ def _pt_dicts(qrels_path, run_path):
     yield from _pt_evaluate(qrels_path, run_path)
 
 
+@job("pytrec_eval", "dropin", metrics=True)
+def _pt_dropin(qrels_path, run_path):
+    """RelevanceEvaluator(qrels, measures).evaluate(run) on dicts, the interface the drop-in copies"""
+    yield from _pt_evaluate(qrels_path, run_path)
+
+
+@job("ours", "dropin", metrics=True)
+def _ours_dropin(qrels_path, run_path):
+    """rankmetrics_nb.dropin.pytrec_eval: RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
+    try:
+        from rankmetrics_nb.dropin import pytrec_eval as dropin
+    except ImportError as e:
+        raise Unavailable(f"rankmetrics_nb.dropin: {e}") from None
+    qrels, run = _plain_dicts(qrels_path, run_path)
+    yield
+    res = dropin.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)
+    yield
+    yield {"queries": len(res), "means": _pytrec_means(res)}
+
+
 @job("pytrec_eval", "runs20", metrics=True)
 def _pt_runs20(qrels_path, run_path):
     """parse_qrel + RelevanceEvaluator once, then parse_run + evaluate for every run"""
@@ -723,6 +745,7 @@ def target_rows(summary: dict, datasets: list[str]) -> list[dict]:
                   ("the same vs ranx incl. its JIT warm-up (x faster)", rx and warm and ours_e2e and (rx + warm) / ours_e2e, 5.0, "min"),
                   ("end to end / parse only (ours)", ratio(ds, "ours.e2e", "ours.load"), 1.5, "max"),
                   ("dicts in memory -> per-query values vs pytrec_eval (x faster)", ratio(ds, "pytrec_eval.dicts", "ours.dicts"), 2.0, "min"),
+                  ("the pytrec_eval drop-in on dicts vs pytrec_eval (x faster)", ratio(ds, "pytrec_eval.dropin", "ours.dropin"), 3.0, "min"),
                   ("20 runs against one qrels vs pytrec_eval (x faster)", ratio(ds, "pytrec_eval.runs20", "ours.runs20"), 5.0, "min"),
                   ("20 runs against one qrels vs ranx, warm (x faster; reported, no goal)", ratio(ds, "ranx.runs20", "ours.runs20"), 0.0, "min")]
         for stage in STAGES:                                      # every stage both tools run: ours may not need more memory

@@ -22,16 +22,20 @@ __all__ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', '
            'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure', 'P', 'R', 'F',
            'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
            'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall',
-           'evaluate', 'evaluation', 'PerQueryValues', 'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries',
-           'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores', 'compare',
-           'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'topic_set_size', 'power',
-           'ci_width', 'detectable_difference', 'residual_variance', 'discriminative_power', 'DiscriminativePower',
-           'swap_rates', 'SwapRates', 'tau_ap', 'agreement', 'Agreement', 'MergedEvaluation', 'QrelsIndex',
-           'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate', 'sort_run',
-           'dask_evaluation', 'evaluate_runs', 'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected',
-           'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions', 'EMPTY_POLICIES',
-           'ResultTable', 'Cell', 'win_tie_loss', 'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves',
-           'pr_measures', 'Store', 'StoredEvaluation', 'Leaderboard', 'StaleResultError']
+           'evaluate', 'evaluation', 'PerQueryValues', 'evaluate_batch', 'BatchEvaluation', 'ranked_batch',
+           'batch_as_dicts', 'batch_ids', 'average_relevance_position', 'pwa', 'ordered_pair_accuracy', 'ordered_pairs',
+           'precision_recall_curve', 'best_recall_at_precision', 'Evaluation', 'TREC_MEASURES', 'TrecMeasure',
+           'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult', 'select_measures', 'read_zscores', 'ZScores',
+           'compare', 'Comparison', 'adjust_pvalues', 'urisk', 'trisk', 'georisk', 'trec_risk', 'topic_set_size',
+           'power', 'ci_width', 'detectable_difference', 'residual_variance', 'discriminative_power',
+           'DiscriminativePower', 'swap_rates', 'SwapRates', 'tau_ap', 'agreement', 'Agreement', 'MergedEvaluation',
+           'QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks', 'stream_evaluation', 'stream_evaluate',
+           'sort_run', 'dask_evaluation', 'evaluate_runs', 'local_cluster', 'TieGroups', 'tie_groups',
+           'refuse_expected', 'CONVENTIONS', 'Convention', 'convention', 'conventions_table', 'apply_conventions',
+           'EMPTY_POLICIES', 'ResultTable', 'Cell', 'win_tie_loss', 'forest_plot', 'differences_plot',
+           'distribution_plot', 'pr_curves', 'pr_measures', 'Store', 'StoredEvaluation', 'Leaderboard',
+           'StaleResultError', 'tie_range', 'TieWarning', 'provenance_record', 'check_comparable', 'ir_metadata',
+           'reconcile', 'reconcile_measures', 'Reconciliation', 'Attribution', 'diagnose', 'Diagnosis']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ranking, label_matrix, top_k,
@@ -58,6 +62,11 @@ from .measures import (Measure, MeasureDef, Param, REGISTRY, parse_measure, cano
                                      RecallAtFixedPrecision, BPM, INSQ, INST, NERR8, NERR9, NERR10, NERR11, SDCG, RBP)
 from .evaluate_any import evaluate
 from .evaluator import evaluation, Evaluation, PerQueryValues, MergedEvaluation
+from .batches import evaluate_batch, BatchEvaluation, ranked_batch, batch_as_dicts, batch_ids
+from .reciprocal_rank import average_relevance_position
+from .dcg import pwa
+from .rank_correlation import ordered_pair_accuracy, ordered_pairs
+from .precision import precision_recall_curve, best_recall_at_precision
 from .tables import ResultTable, Cell, win_tie_loss
 from .plots import forest_plot, differences_plot, distribution_plot, pr_curves, pr_measures
 from .store import Store, StoredEvaluation, Leaderboard, StaleResultError
@@ -68,11 +77,16 @@ from .trec_measures import TrecQueries, trec_queries
 from .trec_output import TrecEvalResult, read_zscores, ZScores
 from .trec_eval import trec_eval, select_measures
 from .significance import adjust_pvalues
-from .compare import compare, Comparison, urisk, trisk, georisk, trec_risk
+from .compare import compare, Comparison
+from .risk import urisk, trisk, georisk, trec_risk
 from .topic_sets import topic_set_size, power, ci_width, detectable_difference, residual_variance
 from .inference import discriminative_power, DiscriminativePower, swap_rates, SwapRates, tau_ap, agreement, Agreement
 from .stream import QrelsIndex, evaluate_part, merge_parts, run_blocks, stream_evaluation, stream_evaluate, sort_run
 from .scale import dask_evaluation, evaluate_runs, local_cluster
+from .tie_range import tie_range, TieWarning
+from .provenance import provenance_record, check_comparable, ir_metadata
+from .reconcile import reconcile, reconcile_measures, Reconciliation, Attribution
+from .diagnose import diagnose, Diagnosis
 
 _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9',
          'NERR10', 'NERR11', 'SDCG', 'RBP', 'gain_values', 'discount_weights', 'ideal_gains', 'alpha_DCG', 'judged_only', 'trec_forms', 'IR_MEASURES_NOT_HERE',
@@ -89,6 +103,8 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'MeasureDef', 'Param', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure',
          'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ',
          'MAP', 'MRR', 'NDCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'evaluate', 'evaluation', 'PerQueryValues',
+         'evaluate_batch', 'BatchEvaluation', 'ranked_batch', 'batch_as_dicts', 'batch_ids', 'average_relevance_position', 'pwa',
+         'ordered_pair_accuracy', 'ordered_pairs', 'precision_recall_curve', 'best_recall_at_precision',
          'Evaluation', 'TREC_MEASURES', 'TrecMeasure', 'TrecQueries', 'trec_queries', 'trec_eval', 'TrecEvalResult',
          'select_measures', 'read_zscores', 'ZScores', 'compare', 'Comparison', 'adjust_pvalues',
          'urisk', 'trisk', 'georisk', 'trec_risk', 'topic_set_size', 'power', 'ci_width', 'detectable_difference', 'residual_variance',
@@ -97,4 +113,6 @@ _all_ = ['Compat', 'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BP
          'local_cluster', 'TieGroups', 'tie_groups', 'refuse_expected', 'CONVENTIONS', 'Convention', 'convention',
          'conventions_table', 'apply_conventions', 'EMPTY_POLICIES', 'ResultTable', 'Cell', 'win_tie_loss',
          'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves', 'pr_measures', 'Store', 'StoredEvaluation',
-         'Leaderboard', 'StaleResultError']
+         'Leaderboard', 'StaleResultError',
+         'tie_range', 'TieWarning', 'provenance_record', 'check_comparable', 'ir_metadata',
+         'reconcile', 'reconcile_measures', 'Reconciliation', 'Attribution', 'diagnose', 'Diagnosis']

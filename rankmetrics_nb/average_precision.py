@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, cells_or_matrix, top_k,
-                                as_result, query_mean, safe_ratio, sum_in_rank_order, hit_cells, tie_groups)
+                                as_result, query_mean, safe_ratio, sum_in_rank_order, hit_cells, tie_groups, item_weights)
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -19,10 +19,10 @@ DENOMINATORS = {
 }
 
 # %% ../nbs/04_average_precision.ipynb #57150cb3
-def _precision_sum(rows:np.ndarray, cols:np.ndarray, n:int)->np.ndarray:
-    "Σ P@i · rel_i per row, from the hits (rows, 0-based ranks) of `n` rows: the precision at each hit — hits so far over its rank — added in rank order."
+def _precision_sum(rows:np.ndarray, cols:np.ndarray, n:int, w:np.ndarray=None)->np.ndarray:
+    "Σ P@i · rel_i (· w_i) per row, from the hits (rows, 0-based ranks) of `n` rows (and their weights): the precision at each hit — hits so far over its rank — added in rank order."
     so_far = np.arange(1, len(rows) + 1) - np.searchsorted(rows, rows)    # the hit's place among its row's hits
-    return sum_in_rank_order(so_far / (cols + 1), rows=rows, n=n)
+    return sum_in_rank_order(so_far / (cols + 1) * (1 if w is None else w), rows=rows, n=n)
 
 def _relevant_total(labels, listed:np.ndarray, n_rel, rel:float)->np.ndarray:
     "R per query: `n_rel` if given (checked by the kit's `check_n_rel`), else the batch's judged relevant documents, else the relevant documents listed."
@@ -60,17 +60,35 @@ def _expected_cut(g, hit:np.ndarray, terms:np.ndarray, k:int)->tuple:
     cut_sum = h / t[:, None] * ((c + 1)[:, None] * A[:, None] + safe_ratio(h - 1, (t - 1)[:, None]) * B[:, None])
     return at, (P * safe_ratio(above[:, None] + cut_sum, c[:, None] + h)).sum(axis=1)
 
+# %% ../nbs/04_average_precision.ipynb #2a5c3004
+def _weighted_ap(labels, rows:np.ndarray, cols:np.ndarray, n:int, k, W:np.ndarray, rel:float, denominator:str)->np.ndarray:
+    "AP with each relevant document's precision term, and the denominator, times its weight `W` (TF-Ranking's MAP)."
+    if denominator == 'min_n_rel_k' or tie_groups(labels) is not None:
+        raise EvalInputError("weighted AP divides by the weight of the relevant documents: use denominator='n_rel' or 'retrieved', "
+                             "and a tie policy other than 'expected'")
+    w = W[rows, cols]
+    if not isinstance(labels, Batch): R = np.bincount(rows, weights=w, minlength=n)
+    elif labels.ideal_weights is None: raise EvalInputError("weighted AP needs the judged documents' weights: a Batch from evaluate_batch")
+    else: R = sum_in_rank_order(np.where(labels.ideal >= rel, labels.ideal_weights, 0.0))
+    top = np.ones(len(rows), bool) if k is None else cols < k
+    D = R if denominator == 'n_rel' else np.bincount(rows[top], weights=w[top], minlength=n)
+    return safe_ratio(_precision_sum(rows[top], cols[top], n, w[top]), D)
+
 # %% ../nbs/04_average_precision.ipynb #1ef75e49
 def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                       k:int=None, # the cutoff, for AP@k; None for the whole list
                       *, n_rel=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
                       rel=1, # the lowest grade counted as relevant
                       denominator:str='n_rel', # "n_rel" (R, trec_eval), "retrieved" (relevant in the top k, torchmetrics) or "min_n_rel_k" (min(R, k), Spark)
+                      weights=None, # each document's weight, shaped like the labels, scaling its precision term (TF-Ranking); None: a batch's own, else 1
                      ): # a float for one list, else one value per query
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
     cells, m, (n, _), single = cells_or_matrix(labels)              # a batch's judged cells, or the label matrix
     denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
     rows, cols = hit_cells(cells, m, rel)
+    if (W := item_weights(labels, weights, None if weights is None else ~np.isnan(m))) is not None:
+        if n_rel is not None: raise EvalInputError("n_rel counts documents; weighted AP divides by their weight: leave n_rel=None")
+        return as_result(_weighted_ap(labels, rows, cols, n, k, W, rel, denominator), single)
     R = _relevant_total(labels, np.bincount(rows, minlength=n), n_rel, rel)
     if k is not None: rows, cols = rows[cols < k], cols[cols < k]
     D = dict(n_rel=R, retrieved=np.bincount(rows, minlength=n), min_n_rel_k=R if k is None else np.minimum(R, k))[denominator]

@@ -4,16 +4,18 @@
 
 # %% ../nbs/09b_catalog.ipynb #5d7f91b3
 from __future__ import annotations
+from dataclasses import replace
 import numpy as np
-from .kit import check_choice, tie_groups
-from .precision import precision, recall, f_measure, r_precision, success, fall_out, recall_at_fixed_precision
-from .reciprocal_rank import reciprocal_rank
+from .kit import check_choice, tie_groups, positive_only, EvalInputError
+from .precision import (precision, recall, f_measure, r_precision, success, fall_out, recall_at_fixed_precision,
+                                      precision_recall_curve, best_recall_at_precision)
+from .reciprocal_rank import reciprocal_rank, average_relevance_position
 from .average_precision import average_precision, DENOMINATORS
-from .dcg import dcg, ndcg
+from .dcg import dcg, ndcg, pwa
 from .err import err
 from .diversity import alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 from .cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
-from .rank_correlation import accuracy, auroc, compat
+from .rank_correlation import accuracy, auroc, compat, ordered_pair_accuracy
 from .measure_def import Param, define, computed_by
 
 # %% auto #0
@@ -23,21 +25,41 @@ __all__ = ['MEASURES']
 MEASURES = []                       # this library's measures, in the order the registry lists them
 _REL = Param('rel', 1, int, 'the lowest grade counted as relevant', low=0, open_low=True)
 _ALPHA = Param('alpha', 0.5, float, 'redundancy intolerance: a subtopic seen c times before gains (1 - alpha)^c')
+_NONPOSITIVE = Param('nonpositive', 'retrieved', ('retrieved', 'not_retrieved'),
+    "a document scored ≤ 0: retrieved as any other, or not retrieved — it keeps its rank, its relevance does not count (torchmetrics ≥ 1.7.4)")
+_LISTED = Param('n_rel', 'judged', ('judged', 'listed'),
+    "R: the judged relevant documents, or those in the list (torchmetrics, which knows only the documents it is given)")
+
+def _positive(b, nonpositive:str):
+    "The batch `b`, or with nonpositive='not_retrieved' its documents scored ≤ 0 made not relevant (`kit.positive_only`)."
+    return positive_only(b) if nonpositive == 'not_retrieved' else b
+
+def _listed(b, n_rel:str, rel)->np.ndarray|None:
+    "R for n_rel='listed': the relevant documents in each list (before the ≤ 0 rule); None for the judged ones."
+    return None if n_rel == 'judged' else (b.grades >= rel).sum(axis=1)
 
 # %% ../nbs/09b_catalog.ipynb #91b3d5f7
+def _precision(b, k, rel, adaptive_k, nonpositive):
+    "precision.precision"
+    return precision(_positive(b, nonpositive), k, rel=rel, adaptive_k=adaptive_k)
+
 MEASURES.append(define('P',
     'precision: the share of the top k that is relevant (no cutoff: of everything retrieved)',
     [_REL, Param('adaptive_k', False, bool,
-    "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)")], aliases={'Precision': {}},
+    "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)"), _NONPOSITIVE], aliases={'Precision': {}},
     ties='expected', formula=r'\frac{1}{k}\sum_{i\le k} r_i',
-    names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision'),
-    compute=computed_by(precision)))
+    names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision', tf_ranking='PrecisionMetric',
+    rax='precision_metric'), compute=_precision))
 
 # %% ../nbs/09b_catalog.ipynb #a2c4e6f8
-MEASURES.append(define('R', 'recall: the share of the relevant documents found in the top k', [_REL],
+def _recall(b, k, rel, n_rel, nonpositive):
+    "precision.recall"
+    return recall(_positive(b, nonpositive), k, rel=rel, n_rel=_listed(b, n_rel, rel))
+
+MEASURES.append(define('R', 'recall: the share of the relevant documents found in the top k', [_REL, _LISTED, _NONPOSITIVE],
     aliases={'Recall': {}}, ties='expected',
-    names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall'),
-    formula=r'\frac{1}{R}\sum_{i\le k} r_i', compute=computed_by(recall)))
+    names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall', tf_ranking='RecallMetric', rax='recall_metric'),
+    formula=r'\frac{1}{R}\sum_{i\le k} r_i', compute=_recall))
 
 # %% ../nbs/09b_catalog.ipynb #b3d5f709
 MEASURES.append(define('F',
@@ -47,37 +69,53 @@ MEASURES.append(define('F',
     compute=computed_by(f_measure)))
 
 # %% ../nbs/09b_catalog.ipynb #c4e6f81a
-MEASURES.append(define('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL],
+def _rprec(b, k, rel, n_rel):
+    "precision.r_precision"
+    return r_precision(b, rel=rel, n_rel=_listed(b, n_rel, rel))
+
+MEASURES.append(define('Rprec', 'R-precision: precision at rank R, the number of relevant documents', [_REL, _LISTED],
     cutoff='none', aliases={'RPrec': {}}, ties='expected', formula=r'\frac{1}{R}\sum_{i\le R} r_i',
-    names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'),
-    compute=computed_by(r_precision, cutoff=False)))
+    names=dict(ir_measures='Rprec, RPrec', ranx='r-precision', torchmetrics='RetrievalRPrecision'), compute=_rprec))
 
 # %% ../nbs/09b_catalog.ipynb #d5f7092b
 MEASURES.append(define('Success', '1 if a relevant document is in the top k, else 0', [_REL],
     aliases={'HitRate': {}}, ties='expected',
-    names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate'),
+    names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate', tf_ranking='HitsMetric'),
     formula=r'[\sum_{i\le k} r_i > 0]', compute=computed_by(success)))
 
 # %% ../nbs/09b_catalog.ipynb #192b4d6f
+def _rr(b, k, rel, by, nonpositive):
+    "reciprocal_rank.reciprocal_rank"
+    return reciprocal_rank(_positive(b, nonpositive), k, rel=rel, by=by)
+
 MEASURES.append(define('RR',
     'reciprocal rank of the first relevant (or first most relevant) document in the top k',
     [_REL, Param('by', 'first', ('first', 'most_relevant'),
-    'which document: the first relevant, or the first with the top grade')], aliases={'MRR': {}},
+    'which document: the first relevant, or the first with the top grade'), _NONPOSITIVE], aliases={'MRR': {}},
     ties='expected', formula=r'1/\min\{i: r_i = 1\}',
-    names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR'),
-    compute=computed_by(reciprocal_rank)))
+    names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR', tf_ranking='MRRMetric', rax='mrr_metric'),
+    compute=_rr))
 
 # %% ../nbs/09b_catalog.ipynb #2a3c5e70
+def _ap(b, k, rel, denominator, nonpositive):
+    "average_precision.average_precision"
+    return average_precision(_positive(b, nonpositive), k, rel=rel, denominator=denominator)
+
 MEASURES.append(define('AP',
     'average precision: precision at each relevant document in the top k, summed, over the denominator',
     [_REL, Param('denominator', 'n_rel', tuple(DENOMINATORS),
-    'n_rel (trec_eval), retrieved, or min_n_rel_k')], aliases={'MAP': {}}, ties='expected',
-    formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i',
-    names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP'),
-    compute=computed_by(average_precision)))
+    'n_rel (trec_eval), retrieved, or min_n_rel_k'), _NONPOSITIVE], aliases={'MAP': {}}, ties='expected',
+    formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i', weights='precision terms and R',
+    names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP', tf_ranking='MeanAveragePrecisionMetric', rax='ap_metric'),
+    compute=_ap))
+
+# %% ../nbs/09b_catalog.ipynb #5fb4a7fd
+MEASURES.append(define('ARP', 'average relevance position: the ranks averaged with the labels (times the weights) as weights; lower is better',
+    cutoff='none', ties='expected', weights='labels', formula=r'\sum_i i\,w_i\ell_i \big/ \sum_i w_i\ell_i',
+    names=dict(tf_ranking='ARPMetric', pytorchltr='arp'), compute=computed_by(average_relevance_position, cutoff=False)))
 
 # %% ../nbs/09b_catalog.ipynb #5d6f81a3
-_GAIN = Param('gain', 'linear', ('linear', 'exp'), 'linear: the grade; exp: 2^grade - 1')
+_GAIN = Param('gain', 'linear', ('linear', 'exp', 'binary'), 'linear: the grade; exp: 2^grade - 1; binary: 1 for a grade above 0 (Spark)')
 _GAINS = Param('gains', None, 'mapping', "a {grade: gain} map replacing the gain of the grades it names (ir_measures' gains)")
 _DISCOUNT = Param('discount', 'log2', ('log2', 'jk'), 'log2: 1/log2(i+1); jk: Järvelin–Kekäläinen, no discount above rank `base`')
 _BASE = Param('base', 2, 'number', "the logarithm's base of discount=jk")
@@ -92,7 +130,7 @@ def _dcg(b, k, gain, gains, discount, base):
     return dcg(b, k, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
 MEASURES.append(define('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE],
-    translate=_IR_DCG, ties='expected', names=dict(ranx='dcg', sklearn='dcg_score'),
+    translate=_IR_DCG, ties='expected', weights='gains', names=dict(ranx='dcg', sklearn='dcg_score', tf_ranking='DCGMetric', rax='dcg_metric'),
     formula=r'\sum_{i\le k} g_i / \log_2(i+1)', compute=_dcg))
 
 # %% ../nbs/09b_catalog.ipynb #7f81a3c5
@@ -104,10 +142,14 @@ def _ndcg(b, k, gain, gains, discount, base, ideal):
     return ndcg(b, k, ideal=ideal, gain=_gain_of(gain, gains), discount=discount, base=base if discount == 'jk' else None)
 
 MEASURES.append(define('nDCG', 'DCG@k over the DCG@k of the ideal ranking',
-    [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}}, translate=_IR_DCG, ties='expected',
+    [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}}, translate=_IR_DCG, ties='expected', weights='gains, in the ideal too',
     formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
     names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score',
-    torchmetrics='RetrievalNormalizedDCG'), compute=_ndcg))
+    torchmetrics='RetrievalNormalizedDCG', tf_ranking='NDCGMetric', rax='ndcg_metric'), compute=_ndcg))
+
+# %% ../nbs/09b_catalog.ipynb #feda000e
+MEASURES.append(define('PWA', 'position-weighted average of the top k labels, rank r weighing 1/r', ties='expected',
+    formula=r'\sum_{r\le k} \ell_r/r \big/ \sum_{r\le k} 1/r', names=dict(tf_ranking='PWAMetric'), compute=computed_by(pwa)))
 
 # %% ../nbs/09b_catalog.ipynb #992b4d6f
 MEASURES.append(define('ERR',
@@ -171,9 +213,16 @@ MEASURES.append(define('NumQ', 'queries evaluated', cutoff='none', summary='sum'
     names=dict(ir_measures='NumQ'), judged_only=False, compute=_num_q))
 
 # %% ../nbs/09b_catalog.ipynb #2cb4d6f8
-MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA],
-    needs='subtopics', aliases={'α_DCG': {}}, names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)'),
-    compute=computed_by(alpha_dcg)))
+def _alpha_dcg(b, k, alpha, discount, normalise):
+    "diversity.alpha_dcg"
+    return alpha_dcg(b, k, alpha=alpha, discount=discount, normalise=normalise)
+
+MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normalised', [_ALPHA,
+    Param('discount', 'log2', ('log2', 'reciprocal'), 'the rank discount: 1/log2(r+1), or 1/r'),
+    Param('normalise', 'none', ('none', 'ideal-ideal'), "none: Clarke et al.'s α-DCG; ideal-ideal: over the ideal gain of a "
+          "ranking covering every subtopic (ndeval's column)")],
+    needs='subtopics', aliases={'α_DCG': {}}, weights='gains', names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)',
+    tf_ranking='AlphaDCGMetric'), compute=_alpha_dcg))
 
 # %% ../nbs/09b_catalog.ipynb #3dc5e709
 MEASURES.append(define('alpha_nDCG', "α-nDCG: novelty-discounted gain over the greedy ideal's", [_ALPHA],
@@ -201,8 +250,9 @@ MEASURES.append(define('nNRBP', "NRBP over the ideal ranking's NRBP", [_ALPHA, _
 
 # %% ../nbs/09b_catalog.ipynb #821a3c5e
 MEASURES.append(define('P_IA',
-    'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', needs='subtopics',
-    names=dict(ir_measures='P_IA (pyndeval)'), compute=computed_by(p_ia)))
+    'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', [Param('adaptive_k', False, bool,
+    "divide by min(k, documents ranked)·S instead of k·S (TF-Ranking's PrecisionIAMetric)")], needs='subtopics',
+    names=dict(ir_measures='P_IA (pyndeval)', tf_ranking='PrecisionIAMetric'), compute=computed_by(p_ia)))
 
 # %% ../nbs/09b_catalog.ipynb #932b4d6f
 MEASURES.append(define('MAP_IA', "intent-aware AP: each subtopic's AP, averaged over subtopics",
@@ -230,30 +280,64 @@ MEASURES.append(define('Compat',
 # %% ../nbs/09b_catalog.ipynb #d76f81a3
 MEASURES.append(define('Accuracy',
     'the share of (relevant, non-relevant) pairs in the top k with the relevant document above ' '(0 without a relevant one)',
-    [_REL], names=dict(ir_measures='Accuracy'), compute=computed_by(accuracy)))
+    [_REL, Param('unanswered', 'zero', ('zero', 'skip'), "a list without a relevant document in the top k: 0, or no value "
+    "(NaN, left out of the means: ir_measures)")], names=dict(ir_measures='Accuracy'), compute=computed_by(accuracy)))
 
 # %% ../nbs/09b_catalog.ipynb #e87092b4
+def _auroc(b, k, rel, max_fpr):
+    "rank_correlation.auroc"
+    g = tie_groups(b)
+    if g is not None and k is not None and k < g.ids.shape[1] and (g.valid[:, k - 1] & (g.ids[:, k - 1] == g.ids[:, k])).any():
+        raise EvalInputError(f"AUROC@{k} does not support ties='expected' where the cutoff cuts through a tie group: which of its "
+                             "documents are scored depends on their order; use no cutoff, or another tie policy")
+    return auroc(b, k, rel=rel, max_fpr=max_fpr)
+
 MEASURES.append(define('AUROC',
     "ROC area of the run's scores against binary relevance in the top k (ties count 1/2; 0 without both classes)",
     [_REL, Param('max_fpr', None, float,
-    'standardised partial area up to this false-positive rate; None: the whole area')],
-    names=dict(torchmetrics='RetrievalAUROC'), compute=computed_by(auroc)))
+    'standardised partial area up to this false-positive rate; None: the whole area')], ties='order-free',
+    names=dict(torchmetrics='RetrievalAUROC'), compute=_auroc))
 
 # %% ../nbs/09b_catalog.ipynb #f981a3c5
 MEASURES.append(define('FallOut', "the share of the list's non-relevant documents shown in the top k", [_REL],
-    names=dict(torchmetrics='RetrievalFallOut'), coverage=True, compute=computed_by(fall_out)))
+    names=dict(torchmetrics='RetrievalFallOut'), coverage=True, empty_case='no_nonrelevant', ties='expected',
+    compute=computed_by(fall_out)))
 
 # %% ../nbs/09b_catalog.ipynb #0a92b4d7
-def _rafp(b, k, min_precision, rel, n_rel):
+def _rafp(b, k, min_precision, rel, n_rel, value):
+    "precision.best_recall_at_precision"
+    P, R = precision_recall_curve(b, k, rel=rel, n_rel=None if n_rel == 'judged' else 'listed')
+    best, at = best_recall_at_precision(P, R, min_precision)
+    if value == 'k': return np.full(len(b), float(at))
+    return R[:, at - 1] if best > 0 else np.zeros(len(b))
+
+MEASURES.append(define('RecallAtFixedPrecision',
+    "torchmetrics' reading: each query's R@k at the best point of the query-averaged curve (the largest mean R@k with mean "
+    "P@k ≥ min_precision), so the mean is that point's recall; value=k gives its k", [Param('min_precision', 0.0, float,
+    'the precision floor', low=0, high=1), _REL, _LISTED, Param('value', 'recall', ('recall', 'k'),
+    "recall: each query's R@k at the best point; k: the best point's k (torchmetrics' second output)")], ties='expected',
+    batch_wide=True, names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'), compute=_rafp))
+
+# %% ../nbs/09b_catalog.ipynb #e0994ca4
+def _max_recall(b, k, min_precision, rel, n_rel):
     "precision.recall_at_fixed_precision"
     return recall_at_fixed_precision(b, k, min_precision=min_precision, rel=rel, n_rel=None if n_rel == 'judged' else 'listed')
 
-MEASURES.append(define('RecallAtFixedPrecision',
-    'the largest R@k over k ≤ the cutoff with P@k ≥ min_precision (per query)',
-    [Param('min_precision', 0.0, float, 'the precision floor'), _REL, Param('n_rel', 'judged',
-    ('judged', 'listed'),
-    "recall's denominator: the judged relevant documents, or those in the list (torchmetrics)")],
-    names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'), compute=_rafp))
+MEASURES.append(define('MaxRecallAtPrecision',
+    'per query, the largest R@k over k ≤ the cutoff with P@k ≥ min_precision', [Param('min_precision', 0.0, float,
+    'the precision floor', low=0, high=1), _REL, _LISTED], compute=_max_recall))
+
+# %% ../nbs/09b_catalog.ipynb #c1771792
+def _opa(b, k, no_pairs):
+    "rank_correlation.ordered_pair_accuracy"
+    return ordered_pair_accuracy(b, no_pairs=no_pairs)
+
+MEASURES.append(define('OPA',
+    "ordered-pair accuracy: the share of pairs with different labels whose more relevant document scores strictly higher",
+    [Param('no_pairs', 0.0, float, 'the value of a list without a pair of different labels (TF-Ranking, Rax: 0)', low=0, high=1)],
+    cutoff='none', ties='order-free', weights="pairs (a pair weighs its more relevant document's weight)", judged_only=False,
+    formula=r'\sum_{\ell_i > \ell_j} w_i [s_i > s_j] \big/ \sum_{\ell_i > \ell_j} w_i',
+    names=dict(tf_ranking='OPAMetric', rax='opa_metric'), compute=_opa))
 
 # %% ../nbs/09b_catalog.ipynb #3dc5e70a
 _CWL = 'Azzopardi, Thomas & Moffat 2019, cwl_eval: an evaluation tool for information retrieval, SIGIR, DOI 10.1145/3331184.3331398'
@@ -313,3 +397,18 @@ MEASURES.append(define('RBP',
     "rank-biased precision in C/W/L form: C_i = p, binary gains, weights normalised over max_depth ranks",
     [Param('p', 0.8, float, 'persistence'), _REL, _DEPTH], cutoff='none',
     names=dict(ir_measures='RBP (cwl_eval)'), cite=_CWL, compute=computed_by(rbp, cutoff=False)))
+
+# %% ../nbs/09b_catalog.ipynb #a6ab91ef
+def _declare(name:str, # an entry of `MEASURES`
+             tool:str, # the tool
+             text:str, # its names there
+             *params:Param, # parameters the entry gains with them
+            ):
+    "Give the entry `name` its names in `tool` (and parameters that those names need)."
+    i = next(i for i, d in enumerate(MEASURES) if d.name == name)
+    MEASURES[i] = replace(MEASURES[i], names=MEASURES[i].names | {tool: text}, params=MEASURES[i].params + params)
+
+# %% ../nbs/09b_catalog.ipynb #2f042d2d
+_declare('alpha_DCG', 'ndeval', 'alpha-DCG (normalise=ideal-ideal)')
+for _name, _text in dict(alpha_nDCG='alpha-nDCG', ERR_IA='ERR-IA', nERR_IA='nERR-IA', NRBP='NRBP', nNRBP='nNRBP',
+                         MAP_IA='MAP-IA', P_IA='P-IA', StRecall='strec').items(): _declare(_name, 'ndeval', _text)

@@ -16,13 +16,18 @@ from .conventions import CONVENTIONS, EMPTY_POLICIES
 from .significance import CORRECTIONS
 from .compare import compare, TESTS, FAMILIES
 from .topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
-from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster
+from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster, evaluate_runs
 from .store import Store
-import csv, io, json
+from .tie_range import TieWarning
+from .provenance import ir_metadata
+from .reconcile import reconcile_measures
+import csv, glob, io, json
+from .inputs import Run, read_run
+
 
 # %% auto #0
 __all__ = ['FORMATS', 'DEFAULT_MEASURES', 'COMPARE_FORMATS', 'LEADERBOARD_FORMATS', 'summarize', 'format_table',
-           'format_evaluation', 'main']
+           'format_evaluation', 'format_evaluations', 'main']
 
 # %% ../nbs/90_cli.ipynb #77bfab48
 _COLUMNS = {'queries': 'NumQ', 'retrieved': 'NumRet', 'relevant': 'NumRel', 'rel_retrieved': 'NumRelRet', 'judged@10': 'Judged@10',
@@ -59,19 +64,24 @@ DEFAULT_MEASURES = ('P@10', 'R@100', 'AP', 'RR', 'nDCG@10')
 
 def _cell(v)->str: return str(v) if isinstance(v, (int, np.integer)) else f'{v:.4f}'
 
-def _table(e:Evaluation, per_query:bool)->str:
+def _table_rows(e:Evaluation, per_query:bool)->list:
     means = e.means()
-    if not per_query:
-        return _aligned([['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()])
+    if not per_query: return [['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()]
     rows = [[q] + [_cell(v) for v in r.values()] for q, r in e.per_query().items()]
-    return _aligned([['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]])
+    return [['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]]
 
-def _csv(e:Evaluation, per_query:bool)->str:
+def _table(e:Evaluation, per_query:bool)->str: return _aligned(_table_rows(e, per_query))
+
+def _csv_rows(e:Evaluation, per_query:bool)->list:
+    if per_query: return [['qid'] + e.keys] + [[q] + [repr(v) for v in r.values()] for q, r in e.per_query().items()]
+    return [['measure', 'value']] + [[k, repr(v if isinstance(v, int) else float(v))] for k, v in e.means().items()]
+
+def _csv_text(rows:list)->str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator='\n')
-    if per_query: w.writerows([['qid'] + e.keys] + [[q] + [repr(v) for v in r.values()] for q, r in e.per_query().items()])
-    else: w.writerows([['measure', 'value']] + [[k, repr(v if isinstance(v, int) else float(v))] for k, v in e.means().items()])
+    csv.writer(buf, lineterminator='\n').writerows(rows)
     return buf.getvalue().rstrip('\n')
+
+def _csv(e:Evaluation, per_query:bool)->str: return _csv_text(_csv_rows(e, per_query))
 
 def _trec(e:Evaluation, per_query:bool)->str:
     blocks = list(e.per_query().items()) if per_query else []
@@ -83,12 +93,29 @@ def format_evaluation(e:Evaluation, # what `evaluation` returned
                       per_query:bool=False, # also one line (row, object) per query
                      )->str:
     "An evaluation as text in one of `FORMATS`; in JSON a NaN (a skipped or undefined value) is `null`."
-    if fmt == 'json':
-        data = e.per_query() if per_query else {k: v if isinstance(v, int) else float(v) for k, v in e.means().items()}
+    if fmt == 'json':                     # the means (and per-query values), with every convention and the inputs' digests
+        data = dict(means={k: v if isinstance(v, int) else float(v) for k, v in e.means().items()})
+        data |= (dict(per_query=e.per_query()) if per_query else {}) | dict(conventions=e.conventions(), provenance=e.provenance())
         return json.dumps(plain_json(data), indent=1, allow_nan=False)
     fmts = dict(table=_table, csv=_csv, trec=_trec)
     if fmt not in fmts: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
     return fmts[fmt](e, per_query)
+
+# %% ../nbs/90_cli.ipynb #414980a8
+def format_evaluations(evals:dict, # {run name: `Evaluation`}
+                       fmt:str='table', # one of `FORMATS`
+                       per_query:bool=False, # also one line (row, object) per query
+                      )->str:
+    "Several runs' evaluations as one text: a `run` column (table, csv), `{run: ...}` (json), a `runid` line per run (trec)."
+    if len(evals) == 1: return format_evaluation(next(iter(evals.values())), fmt, per_query)
+    one = lambda e: format_evaluation(e, fmt, per_query)
+    if fmt == 'json': return '{\n' + ',\n'.join(f'{json.dumps(n)}: {one(e)}' for n, e in evals.items()) + '\n}'
+    if fmt == 'trec': return '\n'.join(f"{'runid':<22}\tall\t{n}\n" + one(e) for n, e in evals.items())
+    rows_of = dict(table=_table_rows, csv=_csv_rows).get(fmt)
+    if rows_of is None: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+    tables = [rows_of(e, per_query) for e in evals.values()]
+    rows = [['run'] + tables[0][0]] + [[n] + r for n, t in zip(evals, tables) for r in t[1:]]
+    return _aligned(rows) if fmt == 'table' else _csv_text(rows)
 
 # %% ../nbs/90_cli.ipynb #4665c8d7
 def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', out=None)->int:
@@ -145,15 +172,16 @@ def _parser()->argparse.ArgumentParser:
     sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
     s = sub.add_parser('summary', help='summarise runs against qrels (TREC files, plain or gzip)')
     s.add_argument('qrels'); s.add_argument('runs', nargs='+')
-    e = sub.add_parser('eval', help='evaluate a run with named measures (nDCG@10, AP, P(rel=2)@5, ...)')
-    e.add_argument('qrels'); e.add_argument('run')
+    e = sub.add_parser('eval', help='evaluate runs with named measures (nDCG@10, AP, P(rel=2)@5, ...)')
+    e.add_argument('qrels'); e.add_argument('runs', nargs='+', metavar='RUN', help='run files (or globs): each is a run of its own')
+    e.add_argument('--parts', action='store_true', help='the RUN files (or globs) are parts of ONE run, evaluated together')
     e.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE',
                    help=f"a measure name (repeatable); default: {' '.join(DEFAULT_MEASURES)}")
     e.add_argument('--per-query', action='store_true', help='one row per query, then the summary')
     e.add_argument('--format', choices=FORMATS, default='table', help='output format (default: table)')
     e.add_argument('--block-mb', type=_number(0), default=None, help='stream the run in blocks of whole queries, MB each (bounded memory)')
     e.add_argument('--presort', action='store_true', help='with --block-mb: group the run by query first (temporary files)')
-    e.add_argument('--workers', type=_whole(1), default=None, help='evaluate with Dask on N local worker processes (RUN may be a glob)')
+    e.add_argument('--workers', type=_whole(1), default=None, help='evaluate with Dask on N local worker processes')
     e.add_argument('--scheduler', default=None, metavar='ADDRESS', help='evaluate with Dask on the distributed scheduler at ADDRESS')
     r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
     r.add_argument('input'); r.add_argument('output')
@@ -195,6 +223,10 @@ def _parser()->argparse.ArgumentParser:
     e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
     e.add_argument('--name', help='with --store: the run name (default: the run file name)')
     e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
+    e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
+                   help='note when tied scores could move a value by more than this (default: 0.01)')
+    e.add_argument('--metadata', action='store_true', help='start the output with an ir_metadata-style header: conventions, version, digests')
+    _reconcile_parser(sub)
     return p
 
 COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
@@ -213,23 +245,44 @@ def _compare(a, out)->int:
     return 0
 
 def _eval(a, out)->int:
-    "The `eval` command: evaluate, print in the chosen format, report what was left out on stderr."
+    "The `eval` command: evaluate each run (or with --parts one run over the files), print, report what was left out on stderr."
+    runs = _eval_runs(a.runs, a.parts)
+    if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its file name")
+    if a.parts and (a.block_mb or a.presort or a.store):
+        raise EvalInputError("--parts is read in memory or with Dask, and not stored: drop --block-mb, --presort and --store")
+    if a.metadata and a.format == 'json': raise EvalInputError("--metadata: JSON output carries the conventions and digests already")
+    dask_runs = (a.workers or a.scheduler) and len(runs) > 1                 # several runs on one cluster, each run a task
+    notes = {name: [] for name in runs}
+    evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run, notes[name]) for name, run in runs.items()}
+    if a.store:
+        with Store(a.store) as st:
+            for name, e in evals.items():
+                st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
+    if a.metadata:
+        for name in evals: print(ir_metadata(evals[name], tag=_printable(Path(str(name)).name)), file=out)
+    print(format_evaluations(evals, a.format, a.per_query), file=out)
+    for name, e in evals.items():
+        which = f'{name}: ' if len(evals) > 1 else ''
+        for line in e.report().splitlines()[1:] + notes[name]: print(f'rankmetrics: note: {which}{line}', file=sys.stderr)
+    return 0
+
+def _eval_one(a, run, notes:list=None):
+    "One run's `Evaluation` for the `eval` command (with Dask, streamed, or in memory); the tie warnings it gives go to `notes`."
     ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
     if a.workers or a.scheduler or a.block_mb or a.presort:
         if a.empty or a.conventions:
             raise EvalInputError("--empty and --conventions evaluate in memory: drop --block-mb, --presort, --workers and --scheduler")
         kw.update(ties=a.ties or 'trec', queries=a.queries or 'run')
-    if a.workers or a.scheduler: e = _dask_eval(a, ms, kw)
-    elif a.block_mb or a.presort: e = stream_evaluation(a.qrels, a.run, ms, block_bytes=_block_bytes(a.block_mb or 64), presort=a.presort, **kw)
-    else:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore', QueryMismatchWarning)
-            e = evaluation(a.qrels, a.run, ms, empty=a.empty, conventions=a.conventions, **kw)
-    if a.store:
-        with Store(a.store) as st: st.add(e, a.qrels, a.run, a.collection, a.name, a.depth, a.conventions, a.replace)
-    print(format_evaluation(e, a.format, a.per_query), file=out)
-    for line in e.report().splitlines()[1:]: print(f'rankmetrics: note: {line}', file=sys.stderr)
-    return 0
+    if a.workers or a.scheduler: return _dask_eval(a, run, ms, kw)
+    if a.block_mb or a.presort:
+        return stream_evaluation(a.qrels, run, ms, block_bytes=_block_bytes(a.block_mb or 64), presort=a.presort, **kw)
+    if isinstance(run, list): run = _parts_run(run)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        warnings.simplefilter('always', TieWarning)
+        e = evaluation(a.qrels, run, ms, empty=a.empty, conventions=a.conventions, warn_ties=a.warn_ties, **kw)
+    if notes is not None: notes += [str(w.message) for w in caught]
+    return e
 
 LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
 
@@ -240,15 +293,17 @@ def _leaderboard(a, out)->int:
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
     return 0
 
-def _dask_eval(a, ms, kw):
-    "`eval` with Dask: on a new local cluster of `--workers` processes, or on the scheduler at `--scheduler`."
+def _dask_eval(a, run, ms, kw):
+    "`eval` with Dask (a new local cluster of `--workers` processes, or the scheduler at `--scheduler`): a run, or {name: run}."
     try: from distributed import Client
     except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
     cluster = None if a.scheduler else local_cluster(a.workers)
     try:
         try: client = Client(a.scheduler or cluster, timeout='10s')
         except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None
-        with client: return dask_evaluation(a.qrels, a.run, ms, scheduler=client, **kw)
+        with client:
+            if isinstance(run, dict): return evaluate_runs(a.qrels, run, ms, scheduler=client, **kw)
+            return dask_evaluation(a.qrels, run, ms, scheduler=client, **kw)
     finally:
         if cluster is not None: cluster.close()
 
@@ -263,6 +318,7 @@ def _command(a)->int:
     if a.command == 'compare': return _compare(a, sys.stdout)
     if a.command == 'leaderboard': return _leaderboard(a, sys.stdout)
     if a.command == 'power': return _power(a, sys.stdout)
+    if a.command == 'reconcile': return _reconcile(a, sys.stdout)
     if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=_block_bytes(a.block_mb)); return 0
     return _summary(a.qrels, dict(zip(_run_names(a.runs), a.runs)), a.ties, a.rel, a.depth, a.queries)
 
@@ -289,6 +345,30 @@ def main(argv:list=None, # arguments (default: the command line)
     except KeyboardInterrupt: return 130
     return 2
 
+
+# %% ../nbs/90_cli.ipynb #5ab04cd1
+def _matches(arg:str)->list:
+    "The files a RUN argument names: itself, or the files its glob matches (an error if none)."
+    if not glob.has_magic(arg) or Path(arg).exists(): return [arg]
+    found = sorted(glob.glob(arg))
+    if not found: raise EvalInputError(f"no run file matches {_printable(arg)!r}")
+    return found
+
+def _eval_runs(args:list, # the RUN arguments
+               parts:bool=False, # --parts: they are parts of one run
+              )->dict:
+    "{name: run}: every file each argument names, each a run; with `parts`, one run of every part (a path, or a list)."
+    files = [f for arg in args for f in _matches(arg)]
+    if parts: return {_run_names(files[:1])[0]: files if len(files) > 1 else files[0]}
+    if len(set(files)) < len(files): raise EvalInputError("a run file is named twice")
+    return dict(zip(_run_names(files), files))
+
+# %% ../nbs/90_cli.ipynb #e6b6f6b3
+def _parts_run(paths:list)->Run:
+    "One run read from its parts (each a TREC run file), rank column kept."
+    rs = [read_run(p, ranks=True) for p in paths]
+    cat = lambda f: np.concatenate([getattr(r, f) for r in rs])
+    return Run(cat('qid'), cat('docno'), cat('score'), f"{rs[0].source} (+{len(rs) - 1} parts)", cat('rank'))
 
 # %% ../nbs/90_cli.ipynb #67a573f9
 def _power_parser(sub)->argparse.ArgumentParser:
@@ -334,6 +414,57 @@ def _power(a, out)->int:
             ('systems', a.systems), ('topics', a.topics)) if v is not None and not (k == 'beta' and a.test == 'ci')]
     cell = lambda x: str(x) if isinstance(x, int) else f'{x:.4f}'
     print(', '.join(sets) + '\n' + _aligned([['variance of', 'variance', rows[0][2]]] + [[r[0], f'{r[1]:.6f}', cell(r[3])] for r in rows]), file=out)
+    return 0
+
+# %% ../nbs/90_cli.ipynb #19608344
+def _tools(text:str)->list:
+    "An argument type: comma-separated tools, each 'ours' or a preset's name."
+    names = [t.strip() for t in text.split(',') if t.strip()]
+    bad = [t for t in names if t != 'ours' and t not in CONVENTIONS]
+    if bad or not names: raise argparse.ArgumentTypeError(f"unknown tool {bad[0] if bad else text!r}; choose among: ours, {', '.join(CONVENTIONS)}")
+    return names
+
+# %% ../nbs/90_cli.ipynb #1b7aa79d
+def _reconcile_parser(sub)->argparse.ArgumentParser:
+    "The `reconcile` subcommand's arguments."
+    r = sub.add_parser('reconcile', help="a measure under every tool's conventions, and why their numbers differ")
+    r.add_argument('qrels')
+    r.add_argument('run')
+    r.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure (repeatable); default: nDCG@10')
+    r.add_argument('--tools', type=_tools, default=None, help='comma-separated: ours and preset names (default: all)')
+    r.add_argument('--attribute', nargs=2, action='append', metavar=('A', 'B'),
+                   help='explain B − A convention by convention (repeatable); default: the first tool against every other that differs')
+    r.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
+    r.add_argument('--format', choices=('table', 'markdown', 'json'), default='table', help='output format (default: table)')
+    return r
+
+# %% ../nbs/90_cli.ipynb #74c26be6
+def _attributed(r, pairs)->list:
+    "The pairs of tools to explain: those asked for, else the first tool reproduced against every other whose mean differs."
+    if pairs: return [tuple(p) for p in pairs]
+    means = r.means
+    first = next(iter(means), None)
+    return [(first, t) for t in means if t != first and float(means[t]) != float(means[first])]
+
+# %% ../nbs/90_cli.ipynb #f8a779ed
+def _reconcile_data(r, pairs)->dict:
+    "One reconciliation as plain data: means, refusals, notes, the convention map and the attributions."
+    atts = [r.attribution(x, y) for x, y in pairs]
+    return dict(means={t: dict(value=float(v), n=v.n) for t, v in r.means.items()}, refused=r.refused, notes=r.notes,
+                conventions=r.conventions(), attributions=[dict(a=t.a, b=t.b, difference=t.total, parts=dict(t), words=t.words) for t in atts])
+
+# %% ../nbs/90_cli.ipynb #8a8db5db
+def _reconcile(a, out)->int:
+    "The `reconcile` command: per measure, the tools' means side by side, then the attributions asked for."
+    rs = reconcile_measures(a.qrels, a.run, a.measures or ['nDCG@10'], tools=a.tools, depth=a.depth)
+    if a.format == 'json':
+        data = {m: _reconcile_data(r, _attributed(r, a.attribute)) for m, r in rs.items()}
+        print(json.dumps(plain_json(data), indent=1, allow_nan=False), file=out)
+        return 0
+    for m, r in rs.items():
+        print(r.table().to_text() if a.format == 'table' else r.table().to_markdown(), file=out)
+        for x, y in _attributed(r, a.attribute): print('\n' + r.attribution(x, y).report(), file=out)
+        print(file=out)
     return 0
 
 # %% ../nbs/90_cli.ipynb #f43516af

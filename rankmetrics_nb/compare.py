@@ -10,79 +10,19 @@ from statistics import NormalDist
 import numpy as np
 from .kit import EvalInputError, QueryMismatchWarning, check_choice, check_queries, is_real, check_number, plain_json
 from .evaluator import evaluation
+from .provenance import Inputs, check_comparable, provenance_record
 from .joins import prepare_qrels
 from .measures import parse_measure
 from .tables import Tabled, comparison_table, comparison_html, win_tie_loss
 from .plots import plot_comparison
-from .significance import (CORRECTIONS, normal_cdf, t_quantile, t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
+from .risk import risk_weighted, urisk, trisk, georisk, trec_risk
+_all_ = ['risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk']   # (risk's, handed on: compare reports them)
+from .significance import (CORRECTIONS, t_quantile, t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
                                           tukey_hsd, adjust_pvalues, check_resampling)
 
 # %% auto #0
-__all__ = ['TESTS', 'FAMILIES', 'LARGE_N_EFFECT', 'risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk', 'Comparison',
-           'compare_values', 'compare']
-
-# %% ../nbs/14a_compare.ipynb #6d11c8c3
-def risk_weighted(run, # per-query scores of the run (queries x ...)
-                  base, # the baseline's, aligned
-                  alpha:float=0.0, # risk sensitivity: losses weigh 1 + alpha
-                 )->np.ndarray:
-    "The risk-weighted differences $z_i$: $r_i - b_i$ where the run wins or ties, $(1+\\alpha)(r_i - b_i)$ where it loses."
-    delta = np.asarray(run, float) - np.asarray(base, float)
-    return np.where(delta < 0, (1 + alpha) * delta, delta)
-
-def urisk(run, base, alpha:float=0.0)->np.ndarray:
-    "URisk: the mean risk-weighted difference (over axis 0, the queries)."
-    return risk_weighted(run, base, alpha).mean(0)
-
-def trisk(run, base, alpha:float=0.0)->np.ndarray:
-    "TRisk: URisk over its standard error $s_z/\\sqrt c$ (a t statistic on the risk-weighted differences)."
-    z = risk_weighted(run, base, alpha)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        return z.mean(0) / (z.std(0, ddof=1) / math.sqrt(len(z)))
-
-def georisk(x, # scores: (runs x queries), or (runs x queries x measures)
-            alpha:float=0.0, # risk sensitivity
-           )->np.ndarray:
-    "GeoRisk of every run against all the others (per measure when x is 3-d)."
-    x = np.asarray(x, float)
-    S, T, N = x.sum(1, keepdims=True), x.sum(0, keepdims=True), x.sum((0, 1), keepdims=True)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        e = S * T / N
-        z = np.where(e > 0, (x - e) / np.sqrt(e), 0.0)
-    c = x.shape[1]
-    zrisk = np.where(z < 0, (1 + alpha) * z, z).sum(1)
-    return np.sqrt(S[:, 0] / c * normal_cdf(zrisk / c))
-
-# %% ../nbs/14a_compare.ipynb #e91c28a3
-def _topic_key(t): return (0, int(t), '') if str(t).isdigit() else (1, 0, str(t))
-
-def trec_risk(run:dict, # {topic: value} of one measure for the run's topics (0 where the qrels judge nothing)
-              baseline:dict, # {topic: value} for the baseline run's topics
-              alpha:float=0.0, # -riskAlpha
-              tool:str='ndeval', # 'ndeval' or 'gdeval'
-              judged=None, # the topics of the qrels (ndeval) / with a relevant document (gdeval)
-              all_topics:bool=False, # the tools' -c
-             )->tuple:
-    "The risk rows a TREC Web track tool prints: ({topic: risk-weighted difference}, their mean as the tool divides)."
-    judged = set(map(str, judged or ()))
-    run, baseline = {str(k): v for k, v in run.items()}, {str(k): v for k, v in baseline.items()}
-    if tool == 'ndeval':
-        topics = set(run) | (set(baseline) if all_topics else set())
-        divisor = max(len(topics), len(judged) if all_topics else len(set(run) & judged))
-        base = {t: baseline.get(t, 0.0) for t in topics}
-    elif tool == 'gdeval':
-        in_run = [t for t in run if t in judged]
-        missing = sorted(judged - set(run), key=_topic_key) if all_topics else []
-        topics, divisor = in_run + missing, (len(judged) if all_topics else len(in_run))
-        base = {t: baseline.get(t, 0.0) for t in in_run}
-        last = 0.0
-        for t in missing:                                       # gdeval keeps the previous topic's baseline value
-            last = baseline.get(t, last); base[t] = last
-    else: raise EvalInputError(f"unknown tool {tool!r}; choose 'ndeval' or 'gdeval'")
-    topics = sorted(topics, key=_topic_key)
-    z = risk_weighted([run.get(t, 0.0) for t in topics], [base[t] for t in topics], alpha)
-    rows = dict(zip(topics, z.tolist()))
-    return rows, (float(z.sum()) / divisor if divisor else 0.0)
+__all__ = ['TESTS', 'FAMILIES', 'LARGE_N_EFFECT', 'Comparison', 'compare_values', 'compare', 'compare_results', 'risk_weighted',
+           'urisk', 'trisk', 'georisk', 'trec_risk']
 
 # %% ../nbs/14a_compare.ipynb #16bc9e3a
 TESTS = ('t', 'wilcoxon', 'sign', 'randomisation', 'bootstrap', 'tukey')
@@ -126,6 +66,8 @@ class Comparison(Tabled):
     georisk: np.ndarray = None # GeoRisk of every run among all: (runs x measures) (with a baseline)
     family: str = 'measure' # the p-values the correction treats as one family: one of FAMILIES
     excluded: dict = field(default_factory=dict) # {measure: queries left out of its tests and means: NaN (no value) in some run}
+    conventions: dict = None # every convention the runs' values were computed under (`provenance.conventions_record`), the same for all
+    inputs: object = field(default=None, repr=False) # the qrels and runs read (`provenance.Inputs`), or their records read back
 
     @property
     def means(self)->np.ndarray:
@@ -222,7 +164,8 @@ class Comparison(Tabled):
                     queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, excluded=self.excluded,
                     baseline=self.baseline, family=self.family, n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
                     means={r: {m: float(self.means[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)},
-                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist())
+                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist(),
+                    conventions=self.conventions, provenance=self.provenance())
         if self.georisk is not None:
             data['risk_alpha'] = self.risk_alpha
             data['georisk'] = {r: {m: float(self.georisk[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)}
@@ -246,7 +189,12 @@ class Comparison(Tabled):
                    grid('p_adj'), grid('ci_low'), grid('ci_high'), grid('d_z'), grid('significant', bool), d['test'], d['correction'],
                    d['alpha'], d['ci'], d['confidence'], check_queries(d['queries']), d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
                    grid('mc_se'), d['exact'], d.get('risk_alpha'), grid('urisk'), grid('trisk'), georisk,
-                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}))
+                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}), conventions=d.get('conventions'),
+                   inputs=d.get('provenance'))
+
+    def provenance(self)->dict:
+        "The package version and the digest of the qrels and of each run (`provenance.provenance_record`)."
+        return self.inputs if isinstance(self.inputs, dict) else provenance_record(self.inputs)
 
     def __repr__(self):
         return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
@@ -402,7 +350,7 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
     "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
     _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)   # fail before reading any file
     queries = check_queries(queries)
-    runs = _run_names(runs)
+    runs, given = _run_names(runs), qrels
     names = list(runs)
     if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
     _baselines(baseline, names), _check_family(family, baseline)
@@ -415,8 +363,10 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
         evals = [evaluation(qrels, runs[n], measures, ties=ties, queries=queries, depth=depth)
                  for n in names]
     qids, X, dropped = _aligned(evals, names, queries)
-    return compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
-                          risk_alpha, tukey_design, queries, dropped, family)
+    c = compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
+                       risk_alpha, tukey_design, queries, dropped, family)
+    c.conventions, c.inputs = evals[0].conventions(), Inputs(qrels=given, **{f'run {n}': runs[n] for n in names})
+    return c
 
 # %% ../nbs/14a_compare.ipynb #e3533aeb
 FAMILIES = {
@@ -484,3 +434,30 @@ def _difference_lines(c)->list:
     line = lambda r: '  '.join(v.ljust(w[k]) for k, v in enumerate(r)).rstrip()
     return [line(head), '  '.join('-' * x for x in w)] + [line(r) for r in rows] + \
            ['(d_z: mean difference / standard deviation of the per-query differences; *: adjusted p < alpha)']
+
+# %% ../nbs/14a_compare.ipynb #4c31f3c6
+def _columns(e, measures:list)->tuple:
+    "(qids, (queries x measures) values) of a result, for `measures` (names as the result keys them)."
+    missing = [m for m in measures if m not in e.keys]
+    if missing: raise EvalInputError(f"a result holds no {missing[0]} (it holds {', '.join(e.keys)})")
+    return np.asarray(e.qids), e.values[:, [e.keys.index(m) for m in measures]]
+
+def compare_results(results:dict, # {name: a result (`Evaluation`, `StoredEvaluation`, `MergedEvaluation`, …)}
+                    measures=None, # the measures to test, as the results name them; None: those every result holds
+                    **kwargs, # `compare_values`' options: baseline, test, correction, alpha, n_resamples, seed, ci, ...
+                   )->Comparison:
+    "Test results computed earlier, over the queries they all hold; results computed under different conventions are refused."
+    names, evs = list(results), list(results.values())
+    if len(names) < 2: raise EvalInputError(f"compare_results needs at least two results, got {len(names)}")
+    ms = [m for m in evs[0].keys if all(m in e.keys for e in evs)] if measures is None else _listed(measures)
+    check_comparable({n: e.conventions() | dict(measures={m: e.conventions()['measures'].get(m) for m in ms if m in e.keys})
+                      for n, e in results.items()})
+    cols = [_columns(e, ms) for e in evs]
+    common = cols[0][0]
+    for q, _ in cols[1:]: common = np.intersect1d(common, q)
+    X = np.stack([v[np.argsort(q, kind='stable')[np.searchsorted(np.sort(q), common)]] for q, v in cols])
+    c = compare_values(X, names, ms, common, dropped={n: len(q) - len(common) for n, (q, _) in zip(names, cols)}, **kwargs)
+    c.conventions, c.inputs = evs[0].conventions(), dict(runs={n: e.provenance() for n, e in results.items()})
+    return c
+
+def _listed(measures)->list: return [measures] if isinstance(measures, str) else list(measures)

@@ -11,7 +11,7 @@ from .order import TIE_POLICIES
 from .measures import REGISTRY, Measure
 
 # %% auto #0
-__all__ = ['EMPTY_POLICIES', 'CONVENTIONS', 'DEFAULT_SETTINGS', 'empty_policy_applies', 'has_relevant', 'apply_empty',
+__all__ = ['EMPTY_POLICIES', 'CONVENTIONS', 'DEFAULT_SETTINGS', 'empty_policy_applies', 'has_relevant', 'is_empty', 'apply_empty',
            'Convention', 'conventions_table', 'convention', 'apply_conventions']
 
 # %% ../nbs/09e_conventions.ipynb #1f8ec7ab
@@ -24,8 +24,9 @@ EMPTY_POLICIES = {
 
 def empty_policy_applies(m:Measure, # a parsed measure
                         )->bool:
-    "Whether `empty=` changes `m`'s values: every mean except the counts (summary 'sum') and the coverage measures (Judged, unj, FallOut)."
-    return m.definition.summary != 'sum' and not m.definition.coverage
+    "Whether `empty=` changes `m`'s values: every mean except the counts (summary 'sum') and the coverage measures (Judged, unj), FallOut aside."
+    d = m.definition
+    return d.summary != 'sum' and (not d.coverage or d.empty_case != 'no_relevant')
 
 def has_relevant(b:Batch|SubtopicBatch, # the join
                  m:Measure, # the measure (its `rel`, 1 if it has none)
@@ -35,28 +36,42 @@ def has_relevant(b:Batch|SubtopicBatch, # the join
     rel = dict(m.params).get('rel')
     return b.n_rel_at(1 if rel is None else rel) > 0
 
+def is_empty(b:Batch|SubtopicBatch, # the join
+             m:Measure, # the measure
+            )->np.ndarray:
+    "Per query: whether it is `m`'s empty case: no relevant judgement, or for FallOut (`empty_case`) no non-relevant document listed."
+    if m.definition.empty_case == 'no_relevant': return ~has_relevant(b, m)
+    rel = dict(m.params).get('rel') or 1
+    return ~(b.grades < rel).any(axis=1)                      # NaN padding compares False; unjudged documents are non-relevant
+
+def _policies(empty, measures:list)->list:
+    "The policy of each measure: `empty` itself, or from a {measure: policy} map (key None: the others), checked."
+    out = [empty.get(m.name, empty.get(None)) if isinstance(empty, dict) else empty for m in measures]
+    for e in out:
+        if e is not None: check_choice(e, 'empty policy', EMPTY_POLICIES)
+    return out
+
+# %% ../nbs/09e_conventions.ipynb #7ebcc3ee
 def apply_empty(values:np.ndarray, # (queries, measures) the measures' own values
                 measures:list, # the parsed measures, one per column
                 b:Batch|SubtopicBatch, # the join the values come from
-                empty:str=None, # None, "neg", "pos", "skip" or "error" (`EMPTY_POLICIES`)
+                empty=None, # None, "neg", "pos", "skip" or "error" (`EMPTY_POLICIES`), or {measure name: policy} (key None: the others)
                 keys:list=None, # the measures' names as the caller wrote them, for the error message
                )->np.ndarray:
-    "`values` with the empty-query policy applied (a new array; `values` itself when `empty` is None)."
-    if empty is None: return values
-    check_choice(empty, 'empty policy', EMPTY_POLICIES)
-    keys = keys or [str(m) for m in measures]
-    hit = {j: ~has_relevant(b, m) for j, m in enumerate(measures) if empty_policy_applies(m)}
-    if empty == 'error':
-        bad = {}
-        for j, e in hit.items():
-            if e.any(): bad.setdefault(tuple(np.asarray(b.qids)[e].tolist()), []).append(keys[j])
-        if bad:
-            raise EvalInputError("empty='error': " + '; '.join(f"{plural(len(q), 'query', 'queries')} without a relevant document "
-                                 f"for {', '.join(ks)}: {preview(list(q))}" for q, ks in bad.items()))
-        return values
+    "`values` with the empty-query policy applied (a new array; `values` itself when no policy applies)."
+    policy, keys = _policies(empty, measures), keys or [str(m) for m in measures]
+    hit = {j: is_empty(b, m) for j, m in enumerate(measures) if policy[j] is not None and empty_policy_applies(m)}
+    bad = {}
+    for j, e in hit.items():
+        what = 'a relevant' if measures[j].definition.empty_case == 'no_relevant' else 'a non-relevant'
+        if policy[j] == 'error' and e.any(): bad.setdefault((tuple(np.asarray(b.qids)[e].tolist()), what), []).append(keys[j])
+    if bad:
+        raise EvalInputError("empty='error': " + '; '.join(f"{plural(len(q), 'query', 'queries')} without {what} document for "
+                             f"{', '.join(ks)}: {preview(list(q))}" for (q, what), ks in bad.items()))
+    if all(policy[j] == 'error' for j in hit): return values
     out = np.array(values, np.float64)
-    fill = dict(neg=0.0, pos=1.0, skip=np.nan)[empty]
-    for j, e in hit.items(): out[e, j] = fill
+    for j, e in hit.items():
+        if policy[j] != 'error': out[e, j] = dict(neg=0.0, pos=1.0, skip=np.nan)[policy[j]]
     return out
 
 # %% ../nbs/09e_conventions.ipynb #1454d410
@@ -70,6 +85,8 @@ class Convention:
     covers: object = None # the registry names the tool computes: a tuple, or ('names', tool) / ('trec', version) read from the registry
     cannot: dict = field(default_factory=dict) # {registry name, or name@k for its cut form: why no parameter reproduces the tool}
     notes: str = '' # the tool's definitions behind the values, in one paragraph
+    empty: dict = field(default_factory=dict) # {registry name: empty policy} where the tool's differs from settings['empty'] (used when empty= is not given)
+    batch: dict = field(default_factory=dict) # `evaluate_batch`'s settings for score and label matrices: list_weights, negative, zero_weights
 
     def measures(self)->tuple:
         "The registry names this preset covers."
@@ -93,8 +110,8 @@ _IR_MEASURES_CANNOT = dict(
        'Judged@k': "ir_measures' judged backend orders tied documents by id ascending, which no tie policy here does "
                    "(Judged without a cutoff reads no order: the preset computes it)",
        'Compat': "ir_measures' compat backend orders tied documents by id ascending, which no tie policy here does",
-       'Accuracy': _INPUT_TIES.format(backend="its accuracy backend") + ", and it leaves out a query without a relevant "
-                   "document retrieved",
+       'Accuracy': _INPUT_TIES.format(backend="its accuracy backend") + ": evaluate Accuracy(unanswered=skip) with "
+                   "ties='stable' and queries='qrels' (a query without a relevant document retrieved gets no value there)",
        'NumQ': "ir_measures scores a qrels query the run does not answer 0, NumQ included",
        'NumRel': "ir_measures scores a qrels query the run does not answer 0, NumRel included (its relevant documents uncounted)",
        'RBP': "ir_measures 0.4.3 has no backend for RBP"},
@@ -115,14 +132,17 @@ CONVENTIONS = {c.name: c for c in [
                notes="ir_measures computes P, R, AP, RR, nDCG, Success, Rprec, Bpref, infAP and the set measures with pytrec_eval "
                      "(trec_eval 9's order), and averages over every qrels query: a query the run does not answer scores 0. "
                      "Judged divides by min(k, documents retrieved)."),
-    Convention('ranx', 'ranx 0.3.21', dict(ties='stable', queries='qrels'), covers=('names', 'ranx'),
+    Convention('ranx', 'ranx 0.3.21', dict(ties='stable', queries='qrels'), {'Bpref': {'no_nonrel': 'nan'}},
+               covers=('names', 'ranx'),
                notes="ranx sorts each query's documents by score with NumPy's argsort of the negated scores: on short lists tied "
                      "documents keep the order they were given in (ties='stable': a stable sort by score; ties='input' would "
                      "not sort at all, and a run not given in score order would be read as it was given); on long lists with "
                      "ties its sort is not stable and no "
                      "policy reproduces it. `evaluate` refuses query sets that differ unless make_comparable=True, which adds the "
                      "qrels queries the run lacks (scoring 0) and drops the run's unjudged ones: queries='qrels'. AP and AP@k "
-                     "divide by every relevant document; nDCG's ideal ranking comes from the qrels; gains are the grades."),
+                     "divide by every relevant document; nDCG's ideal ranking comes from the qrels; gains are the grades. Bpref of a "
+                     "query without a judged non-relevant document is NaN (0/0), and ranx counts a negative grade as judged "
+                     "non-relevant there."),
     Convention('sklearn', 'scikit-learn 1.9 (ndcg_score, dcg_score)', dict(ties='expected', queries='run'),
                {'nDCG': {'ideal': 'returned'}}, covers=('names', 'sklearn'),
                notes="ndcg_score and dcg_score read a matrix of true grades and scores of the same documents: the ideal ranking is "
@@ -130,37 +150,72 @@ CONVENTIONS = {c.name: c for c in [
                      "grade 0), gains are the grades, the discount 1/log2(i+1); tied scores get the average gain of their group "
                      "(ignore_ties=False), the expected value over the orders of the tie (ties='expected'). A query whose "
                      "documents all have grade 0 scores 0."),
-    Convention('torchmetrics', 'torchmetrics (functional/retrieval, 2026)', dict(ties='expected', queries='run', empty='neg'),
-               {'nDCG': {'ideal': 'returned'}, 'AP': {'denominator': 'retrieved'}}, covers=('names', 'torchmetrics'),
-               cannot={'R': "torchmetrics' recall divides by the relevant documents among those it is given (the retrieved ones), "
-                            "not by every judged relevant document",
-                       'Rprec': "torchmetrics' R-precision counts R among the documents it is given (the retrieved ones)"},
-               notes="torchmetrics sees only the retrieved documents and their targets. AP divides by the relevant documents in "
-                     "the top k (denominator='retrieved'); P@k by k; nDCG averages tied scores as scikit-learn does and builds "
-                     "its ideal from the given documents (ideal='returned'); P, AP and RR order ties by torch.topk, which "
-                     "promises no order (the expected value is the neutral reading). A query without a positive target scores "
-                     "by empty_target_action, 'neg' by default; scores ≤ 0 count as not retrieved in P, R, AP and RR (keep "
-                     "scores positive to compare)."),
-    Convention('spark', 'Apache Spark MLlib RankingMetrics', dict(ties='input', queries='run'),
-               {'AP': {'denominator': 'min_n_rel_k'}}, covers=('P', 'R', 'AP', 'nDCG'),
-               cannot={'nDCG': "Spark's ndcgAt reads a set of relevant documents (gain 1 each; its graded form builds the ideal "
-                               "from the labels in the order given): write the binary gains yourself, e.g. nDCG(gains={2:1})@10 "
-                               "for a 0-2 scale, without the preset"},
+    Convention('torchmetrics', 'torchmetrics 1.9 (functional/retrieval, retrieval)', dict(ties='expected', queries='run', empty='neg'),
+               {'nDCG': {'ideal': 'returned'}, 'AP': {'denominator': 'retrieved', 'nonpositive': 'not_retrieved'},
+                'P': {'nonpositive': 'not_retrieved'}, 'R': {'n_rel': 'listed', 'nonpositive': 'not_retrieved'},
+                'RR': {'nonpositive': 'not_retrieved'}, 'Rprec': {'n_rel': 'listed'}, 'RecallAtFixedPrecision': {'n_rel': 'listed'}},
+               covers=('names', 'torchmetrics'), empty={'FallOut': 'pos'}, batch=dict(negative='grade'),
+               notes="torchmetrics sees only the documents it is given scores for, so R counts the relevant documents among "
+                     "them (n_rel='listed'; in a batch of score and label matrices every candidate is given). AP divides by "
+                     "the relevant documents in the top k (denominator='retrieved'); P@k by k; nDCG averages tied scores as "
+                     "scikit-learn does and builds its ideal from the given documents (ideal='returned'); P, AP and RR order "
+                     "ties by torch.topk, which promises no order (the expected value is the neutral reading). Since 1.7.4 a "
+                     "document predicted ≤ 0 counts as not retrieved in P, R, AP and RR (`functional/retrieval/precision.py` "
+                     "and its siblings zero its target and keep its rank: nonpositive='not_retrieved'); R keeps every relevant "
+                     "document given as its denominator. A query without a positive target scores by empty_target_action, "
+                     "'neg' by default; FallOut's empty case is a query without a negative target, and its default is 'pos' "
+                     "(`retrieval/fall_out.py`). RetrievalRecallAtFixedPrecision averages each query's P@k and R@k for k up to "
+                     "the longest query, then takes the largest mean recall whose mean precision reaches min_precision "
+                     "(`retrieval/precision_recall_curve.py`): the registry's RecallAtFixedPrecision, value=k giving its k."),
+    Convention('spark', 'Apache Spark MLlib RankingMetrics', dict(ties='input', queries='qrels'),
+               {'AP': {'denominator': 'min_n_rel_k'}, 'nDCG': {'gain': 'binary'}}, covers=('P', 'R', 'AP', 'nDCG'),
                notes="RankingMetrics reads each query's predicted ranking as an array (ties='input': the order you give it) and "
-                     "its relevant documents as a set. precisionAt(k) divides by k even when fewer documents are returned; "
-                     "recallAt(k) by the relevant set's size; meanAveragePrecision by the relevant set's size and "
-                     "meanAveragePrecisionAt(k) by min(relevant, k) (denominator='min_n_rel_k' gives both); an empty "
-                     "relevant set scores 0 with a warning."),
+                     "its relevant documents as a set, and averages over every (prediction, labels) pair: a query with no "
+                     "prediction scores 0 and counts (queries='qrels'; SPARK-14886). precisionAt(k) divides by k even when "
+                     "fewer documents are returned; recallAt(k) by the relevant set's size; meanAveragePrecision by the "
+                     "relevant set's size and meanAveragePrecisionAt(k) by min(relevant, k) (denominator='min_n_rel_k' gives "
+                     "both); ndcgAt(k) gains 1 for each predicted document of the set (gain='binary'), its ideal min(|set|, k) "
+                     "gains of 1; with relevance values it gains 2^rel - 1 (write nDCG(gain=exp)), its ideal reading the labels in "
+                     "the order given (sorted best first, as the suite gives them, it is the judged ideal). An empty relevant "
+                     "set scores 0 with a warning: give such a query's predicted documents grade 0."),
+    Convention('tf_ranking', 'TF-Ranking 0.5 (tensorflow_ranking/python/metrics_impl.py, metrics.py)',
+               dict(ties='stable', queries='qrels'),
+               {'P': {'adaptive_k': True}, 'DCG': {'gain': 'exp'}, 'nDCG': {'gain': 'exp'}, 'P_IA': {'adaptive_k': True},
+                'OPA': {'no_pairs': 0.0}, 'Bpref': {'form': 'trec'}}, covers=('names', 'tf_ranking'),
+               batch=dict(list_weights='tf_ranking', negative='pad', zero_weights='mask'),
+               notes="TF-Ranking's metrics read a batch of label and prediction matrices: a label < 0 is padding, and so is an "
+                     "item of weight 0 (`_RankingMetric._prepare_and_validate_params`); labels ≥ 1 are relevant for MRR, Hits, "
+                     "recall, precision, MAP, BPref and P-IA; NDCG and DCG gain 2^l - 1 with the discount 1/log2(1+r), the ideal "
+                     "from the list's valid items ranked by weighted gain; precision and P-IA divide by min(topn, valid items) "
+                     "(adaptive_k); MAP@n divides by every relevant item; BPref is trec_eval's form unless "
+                     "use_trec_version=False (form='original'); OPA counts a tied pair wrong and a list without a pair 0. "
+                     "`utils.sort_by_scores` breaks ties at random by default (shuffle_ties=True), by position with "
+                     "shuffle_ties=False (ties='stable'; pass ties='expected' for the mean over its random orders). A list's "
+                     "weight in the batch mean comes from the item weights (`_per_example_weights_to_per_list_weights`: the "
+                     "mean weight of its relevant items, gain-weighted for NDCG and DCG; the mean of the other lists' weights "
+                     "for a list without one; 0 for a list whose weights sum to 0), OPA's is its pair weight, ARP's the sum of "
+                     "its weighted labels, PWA's the weight given per list; DCG and α-DCG are divided by it "
+                     "(list_weights='tf_ranking' in evaluate_batch)."),
+    Convention('rax', 'Rax 0.4 (rax/_src/metrics.py)', dict(ties='stable', queries='qrels'),
+               {'P': {'adaptive_k': True}, 'DCG': {'gain': 'exp'}, 'nDCG': {'gain': 'exp'}, 'OPA': {'no_pairs': 0.0}},
+               covers=('names', 'rax'), batch=dict(negative='grade'),
+               notes="Rax ranks by score with a stable sort (`utils.ranks`: tied items in order of appearance, ties='stable'); "
+                     "`where=False` masks an item and a score of -inf leaves it unranked while it stays relevant (in recall's and "
+                     "AP's denominators and nDCG's ideal: evaluate_batch reads -inf so); labels ≥ 1 are relevant for MRR, "
+                     "recall, precision and AP; precision divides by the items retrieved (min(topn, ranked items): adaptive_k); "
+                     "DCG and nDCG gain 2^l - 1 times the item weight, the ideal by weighted gain; OPA counts a tied pair wrong "
+                     "and a list without a pair 0. The batch value is the plain mean over the lists that hold a valid item "
+                     "(queries='qrels'; 0 when none does); Rax has no list weights."),
     Convention('gdeval', 'gdeval.pl 1.3 (TREC Web track)', dict(ties='double', queries='run', empty='skip'),
                {'nDCG': {'gain': 'exp', 'ideal': 'judged'}, 'ERR': {'max_grade': 4}}, covers=('nDCG', 'ERR'),
                notes="gdeval orders by score, then document id descending; gains are 2^grade - 1, the ideal ranking comes from "
                      "the qrels, ERR's stop chance is (2^g - 1)/16; a topic exists only if it has a grade above 0, and the "
                      "mean (amean) is over the run's existing topics (empty='skip')."),
     Convention('ndeval', 'ndeval (TREC Web track diversity)', dict(ties='rank', queries='run'),
-               {n: {'alpha': 0.5} for n in _DIVERSITY if n not in ('P_IA', 'MAP_IA', 'StRecall')}, covers=_DIVERSITY,
-               cannot={'alpha_DCG': "ndeval's alpha-DCG column is scaled by the ideal ranking's gains (diversity.alpha_dcg with "
-                                    "normalise='ideal-ideal', which ndeval.diversity_table prints); the registry's alpha_DCG is not"},
-               notes="ndeval orders by the run's rank column (without -traditional), alpha = 0.5 and NRBP's beta = 0.5; the "
+               {n: {'alpha': 0.5} | ({'normalise': 'ideal-ideal'} if n == 'alpha_DCG' else {}) for n in _DIVERSITY
+                if n not in ('P_IA', 'MAP_IA', 'StRecall')}, covers=_DIVERSITY,
+               notes="ndeval orders by the run's rank column (without -traditional), alpha = 0.5 and NRBP's beta = 0.5; its alpha-DCG "
+                     "column is scaled by the ideal ranking's gains (normalise='ideal-ideal'); the "
                      "mean is over the topics both the qrels and the run hold."),
 ]}
 
@@ -170,9 +225,10 @@ def conventions_table()->str:
     out = ['| `conventions=` | follows | ties | queries | empty | measure parameters | cannot |', '|---|---|---|---|---|---|---|']
     for c in CONVENTIONS.values():
         s = c.settings
-        ps = '<br>'.join(f"`{n}`: " + ', '.join(f'{p}={v!r}' for p, v in d.items()) for n, d in c.params.items()
-                         if n not in _DIVERSITY[1:]) or '—'
-        if c.name == 'ndeval': ps = 'diversity measures: alpha=0.5'
+        ps = '<br>'.join([f"`{n}`: " + ', '.join(f'{p}={v!r}' for p, v in d.items()) for n, d in c.params.items()
+                          if n not in _DIVERSITY[1:]] + [f"`{n}`: empty={v!r}" for n, v in c.empty.items()]
+                         + (["evaluate_batch: " + ', '.join(f'{p}={v!r}' for p, v in c.batch.items())] if c.batch else [])) or '—'
+        if c.name == 'ndeval': ps = "diversity measures: alpha=0.5; `alpha_DCG`: normalise='ideal-ideal'"
         cannot = '<br>'.join(f'`{n}`' for n in c.cannot) or '—'
         out.append(f"| `{c.name}` | {c.tool} | {s.get('ties', 'trec')} | {s.get('queries', 'run')} | {s.get('empty')} | {ps} | {cannot} |")
     return '\n'.join(out)
@@ -207,6 +263,7 @@ def apply_conventions(measures:list, # parsed measures (`Measure`)
     if conventions is None: return list(measures), {n: DEFAULT_SETTINGS[n] if v is None else v for n, v in given.items()}
     c = convention(conventions)
     out = {n: v if v is not None else c.settings.get(n, DEFAULT_SETTINGS[n]) for n, v in given.items()}
+    if given['empty'] is None and c.empty: out['empty'] = {None: out['empty'], **c.empty}   # e.g. torchmetrics' FallOut: 'pos'
     check_choice(out['ties'], 'tie policy', TIE_POLICIES)
     new = []
     for m, key in zip(measures, keys or [str(m) for m in measures]):

@@ -7,16 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 import numpy as np
 from .kit import (EvalInputError, Batch, check_k, top_k, as_result, apply_preset, same_setting, is_real,
-                                tie_groups, sum_in_rank_order, nonzero_cells, cells_or_matrix)
+                                tie_groups, sum_in_rank_order, nonzero_cells, cells_or_matrix, item_weights, label_matrix, safe_ratio)
 
 # %% auto #0
-__all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'gain_values', 'discount_weights',
+__all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'pwa', 'gain_values', 'discount_weights',
            'ideal_gains']
 
 # %% ../nbs/05_dcg.ipynb #874bb9c3
 GAINS = {
     'linear': "the grade itself (trec_eval, scikit-learn, ranx ndcg); negative grades gain 0",
     'exp': "2**grade - 1 (gdeval, ranx ndcg_burges, ir_measures exp-log2); negative grades gain 0",
+    'binary': "1 for a grade above 0, else 0 (Spark's ndcgAt on a set of relevant documents)",
 }
 DISCOUNTS = {
     'log2': "1/log2(i + 1) at rank i (trec_eval, gdeval, scikit-learn, ranx)",
@@ -82,6 +83,7 @@ def _gain_values(g:np.ndarray, gain)->np.ndarray:
     "The gain of each grade in the 1-D float array `g`."
     if isinstance(gain, str):
         if gain == 'linear': return np.maximum(g, 0.0)
+        if gain == 'binary': return (g > 0).astype(np.float64)
         with np.errstate(over='ignore'): return np.exp2(np.maximum(g, 0.0)) - 1
     if isinstance(gain, Mapping):
         named = np.array(sorted(gain), np.float64)
@@ -247,6 +249,21 @@ def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D a
     m, shape, single, cells = _scored_cells(labels, s['gain'], rel, max_grade)
     return as_result(_top_sum(labels, m, shape, cells, k, np.ones(_width(shape, k)), 'CG'), single)
 
+# %% ../nbs/05_dcg.ipynb #f1070636
+def _weighed(labels, m, cells:tuple, weights)->tuple:
+    "The gain cells, each gain times its document's weight (`kit.item_weights`: given, else a batch's); as they are without weights."
+    W = item_weights(labels, weights, None if m is None or weights is None else ~np.isnan(m))
+    if W is None: return cells
+    rows, cols, G = cells
+    return rows, cols, G * W[rows, cols]
+
+def _ideal_weights(labels, weights, source)->np.ndarray|None:
+    "The weights of the documents behind judged ideal grades `source` (None: no weights, or an ideal of returned documents)."
+    if isinstance(source, str) or item_weights(labels, weights) is None: return None
+    if weights is None and getattr(labels, 'ideal_weights', None) is not None: return labels.ideal_weights
+    raise EvalInputError("weighted nDCG with judged grades as its ideal needs those documents' weights: pass a Batch from "
+                         "evaluate_batch (which carries them), or ideal='returned'")
+
 # %% ../nbs/05_dcg.ipynb #7bb2a369
 def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff; None for the whole list
@@ -256,12 +273,14 @@ def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
         rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
         max_grade=None, # None (default): any grade; a number: a larger grade is an error
         preset:str=None, # a key of `PRESETS`, which fixes the conventions above
+        weights=None, # each document's weight, shaped like the labels, scaling its gain (TF-Ranking, Rax); None: a batch's own, else 1
        ): # a float for one list, else one value per query
     "DCG@k: the gain of each of the top `k` documents times the discount weight of its rank, added up."
     s = _settings(preset, gain=gain, discount=discount, base=base, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     m, shape, single, cells = _scored_cells(labels, s['gain'], rel, max_grade)
+    cells = _weighed(labels, m, cells, weights)
     return as_result(_top_sum(labels, m, shape, cells, k, _weights(_width(shape, k), s['discount'], base)), single)
 
 # %% ../nbs/05_dcg.ipynb #5d556842
@@ -290,8 +309,10 @@ def _ideal_gains(I:np.ndarray)->np.ndarray:
     return -np.sort(-np.where(I > 0, I, 0.0), axis=1)
 
 def _ideal_sorted(labels, m, cells, source, conv, k)->np.ndarray:
-    "The ideal ranking's gains, largest first: from the ideal grades `source`, or the returned documents (their top `k` for 'returned_top_k')."
-    if not isinstance(source, str): return _ideal_gains(_gain_matrix(source, ~np.isnan(source), *conv, what='ideal'))
+    "The ideal ranking's gains, largest first: from the ideal grades `source` (times their weights, `conv[3]`), or the returned documents (their top `k` for 'returned_top_k')."
+    if not isinstance(source, str):
+        G = _gain_matrix(source, ~np.isnan(source), *conv[:3], what='ideal')
+        return _ideal_gains(G if len(conv) < 4 or conv[3] is None else G * conv[3])
     returned = _lay(labels.grades if m is None else m, cells)          # the returned documents' gains (a batch's grades laid out)
     return _ideal_gains(returned if source == 'returned' else top_k(returned, k))
 
@@ -329,6 +350,7 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
          rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
          max_grade=None, # None (default): any grade; a number: a larger grade is an error
          preset:str=None, # a key of `PRESETS` ("trec_eval", "gdeval", "sklearn"), which fixes the conventions above
+         weights=None, # each document's weight, shaped like the labels, scaling its gain (the ideal ranks by weighted gain); None: a batch's own, else 1
         ): # a float for one list, else one value per query (one column per cutoff); 0 where the ideal DCG is 0
     "nDCG@k: DCG@k divided by the DCG@k of the ideal ranking (0 when that is 0)."
     s = _settings(preset, gain=gain, discount=discount, base=base, ideal=ideal, rel=rel, max_grade=max_grade)
@@ -336,16 +358,28 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
     conv = (s['gain'], rel, max_grade)
     m, shape, single, cells = _scored_cells(labels, *conv)
+    cells = _weighed(labels, m, cells, weights)
     source = _ideal_grades(labels, shape[0], s['ideal'] if s['ideal'] is not None else 'judged' if isinstance(labels, Batch) else 'returned', single)
     per_k = isinstance(source, str) and source == 'returned_top_k'  # the ideal depends on the cutoff
     if per_k and any(x is not None for x in ks) and tie_groups(labels) is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
+    conv = conv + (_ideal_weights(labels, weights, source),)
     I = None if per_k else _ideal_sorted(labels, m, cells, source, conv, None)
     v = np.stack([_ndcg_cut(labels, m, shape, cells, _ideal_sorted(labels, m, cells, source, conv, x) if per_k else I, x,
                             s['discount'], base, not isinstance(source, str)) for x in ks], axis=1)
     return (v[0] if single else v) if many else as_result(v[:, 0], single)
+
+# %% ../nbs/05_dcg.ipynb #8efdd8d1
+def pwa(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+        k:int=None, # the cutoff n; None for the whole list
+       ): # a float for one list, else one value per query
+    "PWA@k: the labels of the top k averaged with weights 1/r, over the ranks that hold a document (0 for an empty list)."
+    m, single = label_matrix(labels)
+    L = _tie_mean(labels, np.nan_to_num(m))[:, :check_k(k)]          # ties='expected': each group's mean label
+    inv = np.where(np.isnan(top_k(m, k)), 0.0, 1 / np.arange(1, L.shape[1] + 1))
+    return as_result(safe_ratio(sum_in_rank_order(L * inv), sum_in_rank_order(inv)), single)
 
 # %% ../nbs/05_dcg.ipynb #c6cbd34b
 def gain_values(grades:np.ndarray, # grades (any shape; no NaN)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import chain, permutations
 import numpy as np
 from .kit import (EvalInputError, SubtopicBatch, check_rel, check_k, check_number, check_choice, as_result,
-                                safe_ratio)
+                                safe_ratio, item_weights)
 
 # %% auto #0
 __all__ = ['SEARCHES', 'NORMALISE', 'check_alpha', 'check_beta', 'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg',
@@ -199,6 +199,18 @@ def alpha_gains(subtopics, # a documents × subtopics matrix in rank order (one 
     g = _gains(J, check_alpha(alpha))
     return g[0] if single else g
 
+# %% ../nbs/07_diversity.ipynb #3d3d2e61
+_DISCOUNT_NAMES = ('log2', 'reciprocal')
+
+def _rank_discount(discount, n:int)->np.ndarray:
+    "The weights of ranks 1 … n: a name of `_DISCOUNT_NAMES`, or a callable rank -> weight (finite, ≥ 0)."
+    if isinstance(discount, str): return _discount({'log2': 'log', 'reciprocal': 'rank'}[check_choice(discount, 'discount', _DISCOUNT_NAMES)], n)
+    if not callable(discount): raise EvalInputError(f"discount must be one of {', '.join(_DISCOUNT_NAMES)} or a callable rank -> weight; got {discount!r}")
+    w = np.asarray(discount(np.arange(1, n + 1, dtype=np.float64)), np.float64)
+    if w.shape != (n,) or not np.isfinite(w).all() or (w < 0).any():
+        raise EvalInputError(f"the discount callable must return one finite weight ≥ 0 per rank (shape ({n},)); got {w!r}")
+    return w
+
 # %% ../nbs/07_diversity.ipynb #80366c4e
 NORMALISE = {
     'none': "the sum itself (Clarke et al.'s α-DCG; Chapelle et al.'s ERR-IA, the probability α/S·Σ g(r)/r)",
@@ -210,12 +222,15 @@ def alpha_dcg(subtopics, # a documents × subtopics matrix in rank order (one qu
               *, alpha=0.5, # redundancy intolerance in [0, 1]
               ideal=None, # the judged documents' matrix, which fixes S for "ideal-ideal"; None: the ranked documents
               normalise:str='none', # "none" (Clarke et al.) or "ideal-ideal" (ndeval's alpha-DCG column)
+              discount='log2', # "log2" (1/log2(r+1)), "reciprocal" (1/r) or a callable rank -> weight (TF-Ranking's rank_discount_fn)
+              weights=None, # each document's weight (queries × ranks), scaling its gain (TF-Ranking); None: a batch's own, else 1
              ): # a float for one query, else one value per query
-    "α-DCG@k: the novelty-discounted gains g(r) summed with the discount 1/log2(r+1)."
+    "α-DCG@k: the novelty-discounted gains g(r), each times its document's weight, summed with the discount (1/log2(r+1) by default)."
     J, n, I, single = _inputs(subtopics, ideal)
     alpha, kq, normalise = check_alpha(alpha), _cutoffs(k, n), check_choice(normalise, 'normalise', NORMALISE)
-    disc = _discount('log', max(J.shape[1], int(kq.max(initial=0))))
-    v = _discounted(J, alpha, kq, disc)
+    disc = _rank_discount(discount, max(J.shape[1], int(kq.max(initial=0))))
+    W = item_weights(subtopics, weights, None if weights is None else np.arange(J.shape[1]) < n[:, None])
+    v = _upto(_gains(J, alpha) * (1 if W is None else W) * disc[:J.shape[1]], kq)
     if normalise == 'ideal-ideal': v = safe_ratio(v, _ideal_ideal(_n_subtopics(I), alpha, kq, disc))
     return as_result(v, single)
 
@@ -307,11 +322,12 @@ def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query
 def p_ia(subtopics, # as for `map_ia`
          k:int=None, # the cutoff; None divides by the length of each ranking
          *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+         adaptive_k:bool=False, # divide by min(k, documents ranked)·S instead of k·S (TF-Ranking's PrecisionIAMetric)
         ): # a float for one query, else one value per query
-    "P-IA@k: relevant (document, subtopic) pairs in the top k, divided by k·S."
+    "P-IA@k: relevant (document, subtopic) pairs in the top k, divided by k·S (or min(k, n)·S)."
     J, n, I, single = _inputs(subtopics, ideal)
     kq = _cutoffs(k, n)
-    return as_result(safe_ratio(_upto(J.sum(axis=2).astype(np.float64), kq), kq * _n_subtopics(I)), single)
+    return as_result(safe_ratio(_upto(J.sum(axis=2).astype(np.float64), kq), (np.minimum(kq, n) if adaptive_k else kq) * _n_subtopics(I)), single)
 
 def strec(subtopics, # as for `map_ia`
           k:int=None, # the cutoff; None for the whole ranking

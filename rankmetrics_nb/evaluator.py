@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from .kit import (EvalInputError, Mean, Batch, SubtopicBatch, query_mean, plain_json,
                                 plural, evaluated_report)
 from .joins import join, join_subtopics
-from .measures import Measure, parse_measure
+from .measures import Measure, parse_measure, is_tool_measure
 from .conventions import apply_conventions, apply_empty
 from .tables import Tabled, means_table, evaluation_html
+from .tie_range import check_ties
+from .provenance import Inputs, SETTINGS, conventions_record, provenance_record
 
 # %% auto #0
 __all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate', 'MergedEvaluation']
@@ -38,7 +40,7 @@ class PerQueryValues(Tabled):
     def _summary(self, j:int):
         m, v = self.measures[j], self.values[:, j]
         if m.definition.summary == 'sum': return int(v.sum())
-        keep = ~np.isnan(v) if self.empty == 'skip' else np.ones(len(v), bool)    # empty='skip': its NaN are left out
+        keep = ~np.isnan(v)              # a NaN is no value (empty='skip', Accuracy(unanswered=skip)): left out of the mean
         out = int((~keep).sum()) + self.skipped
         if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)   # trec_eval's gm_map, gm_bpref
         return Mean(query_mean(v, keep), int(keep.sum()), out)      # query_mean: 0.0 when no query is evaluated
@@ -56,7 +58,8 @@ class PerQueryValues(Tabled):
         means = {k: v if isinstance(v, int) else dict(value=float(v), n=v.n, skipped=v.skipped) for k, v in self.means().items()}
         data = dict(type=type(self).__name__, keys=self.keys, measures=[str(m) for m in self.measures], qids=list(self.qids),
                     values=self.values, means=means, queries=self.queries, missing_from_run=list(self.missing_from_run),
-                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields())
+                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields(),
+                    conventions=self.conventions(), provenance=self.provenance())
         return json.dumps(plain_json(data), indent=indent, allow_nan=False)
     @classmethod
     def from_json(cls, text:str, # what `to_json` wrote
@@ -65,7 +68,7 @@ class PerQueryValues(Tabled):
         d = json.loads(text)
         kinds = _kinds(PerQueryValues)
         if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
-        return kinds[d['type']]._from_dict(d)
+        return _recorded(kinds[d['type']]._from_dict(d), d)
     @staticmethod
     def _json_columns(d:dict)->tuple:
         "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."
@@ -117,15 +120,39 @@ class Evaluation(PerQueryValues):
         qids, values, measures, left = cls._json_columns(d)
         return cls(d['keys'], measures, qids, values, _JoinRecord(*left, d['queries'], d['ties'], d['report']), d['empty'])
 
+# %% ../nbs/10_evaluate.ipynb #9645e2a0
+PerQueryValues.recorded = None   # {preset, ties, queries, empty, depth} it was computed with, set where it is made
+PerQueryValues.inputs = None     # the `provenance.Inputs` it read (digested on first request)
+PerQueryValues.provenance_read = None   # the provenance `from_json` read back
+
+def _conventions(self:PerQueryValues)->dict:
+    "Every convention the values were computed with: each setting of `provenance.SETTINGS` and each measure's parameters."
+    batch = getattr(self, 'batch', None)
+    known = dict(ties=getattr(self, 'ties', None) or getattr(batch, 'ties', None), queries=self.queries, empty=self.empty)
+    return conventions_record(self.measures, self.keys, self.recorded or known)
+
+def _provenance(self:PerQueryValues)->dict:
+    "The package version and each input's digest and source (`provenance.provenance_record`)."
+    return self.provenance_read or provenance_record(self.inputs)
+
+PerQueryValues.conventions, PerQueryValues.provenance = _conventions, _provenance
+
+# %% ../nbs/10_evaluate.ipynb #8b698a1f
+def _recorded(e:PerQueryValues, d:dict)->PerQueryValues:
+    "`e` (read back by `from_json`) with the conventions and provenance its JSON `d` records."
+    if 'conventions' in d: e.recorded = {k: d['conventions'].get(k) for k in SETTINGS}
+    e.provenance_read = d.get('provenance')
+    return e
+
 # %% ../nbs/10_evaluate.ipynb #d44524d5
 def _keyed(measures)->tuple:
     "(the caller's strings, their parsed measures), duplicates removed."
-    if isinstance(measures, (str, Measure)): measures = [measures]
+    if isinstance(measures, (str, Measure)) or is_tool_measure(measures): measures = [measures]
     if not isinstance(measures, (list, tuple, set, frozenset, dict)) and not hasattr(type(measures), '__array__'):
         raise EvalInputError(f"measures must be a measure name or a list of them, e.g. ['nDCG@10', 'AP']; got {measures!r}")
     keys = list(dict.fromkeys(measures))
     if not keys: raise EvalInputError("no measures given; name at least one, e.g. ['nDCG@10', 'AP']")
-    return [str(k) if isinstance(k, Measure) else k for k in keys], [parse_measure(k) for k in keys]
+    return [str(k) if isinstance(k, Measure) or is_tool_measure(k) else k for k in keys], [parse_measure(k) for k in keys]
 
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."
@@ -146,6 +173,7 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
                empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
                conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
                store=None, # a `store.Store`: record the per-query values in it, with the inputs' digests and the conventions
+               warn_ties:float=None, # warn (`TieWarning`) when tied scores could move a value by more than this; None: no check
               )->Evaluation:
     "Evaluate `measures` on `run` from one join: an `Evaluation` with per-query values, means and what was left out."
     keys, parsed = _keyed(measures)
@@ -153,6 +181,8 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
     b = _joined(qrels, run, parsed, s['ties'], s['queries'], depth)
     values = np.column_stack([m.compute(b) for m in parsed]) if len(b) else np.zeros((0, len(parsed)))
     e = Evaluation(keys, parsed, np.asarray(b.qids), apply_empty(values, parsed, b, s['empty'], keys), b, s['empty'])
+    e.recorded, e.inputs = dict(s, preset=conventions, depth=depth), Inputs(qrels=qrels, run=run)
+    check_ties(e, warn_ties)
     if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e
 
@@ -167,12 +197,14 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
              store=None, # a `store.Store`: record the per-query values in it
+             warn_ties:float=0.01, # warn once (`TieWarning`) when tied scores could move a query's value by more than this; None: never
             )->dict:
     "Evaluate a run held in memory: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; keys are the names as passed."
     if block_bytes is not None:
         raise EvalInputError("block_bytes= streams the run, which this evaluate does not: call rankmetrics_nb.evaluate "
                              "(evaluate_any.evaluate: in memory, streamed or on Dask), or stream.stream_evaluate")
-    e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions, store=store)
+    e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions, store=store,
+                   warn_ties=warn_ties)
     return e.per_query() if per_query else e.means()
 
 # %% ../nbs/10_evaluate.ipynb #64ca54a6
@@ -212,8 +244,10 @@ class MergedEvaluation(PerQueryValues):
     def part(cls, e:Evaluation, # a part's evaluation (`evaluation` on the part's queries)
              **fields, # the counts and settings: `missing_from_qrels`, `ties`, `n_ret`, `in_run`, `parts`, ...
             )->MergedEvaluation:
-        "A part's rows, and each measure's partial sum, from its `Evaluation`."
-        return cls(e.keys, e.measures, np.asarray(e.qids), e.values, e.values.sum(axis=0), **fields)
+        "A part's rows, and each measure's partial sum, from its `Evaluation` (with the conventions it records)."
+        out = cls(e.keys, e.measures, np.asarray(e.qids), e.values, e.values.sum(axis=0), **fields)
+        out.recorded = e.recorded
+        return out
     @classmethod
     def empty(cls, measures, # the measures, as `evaluation` takes them
               **fields, # as for `part`

@@ -15,7 +15,7 @@ from .kit import EvalInputError, ID_LIMIT, fit_id, original_id, decode_ids, long
 from .reader import parse_file
 
 # %% auto #0
-__all__ = ['id_bytes', 'ids_text', 'id_at', 'Qrels', 'Run', 'read_qrels', 'read_run']
+__all__ = ['IRDS_PREFIX', 'id_bytes', 'ids_text', 'id_at', 'Qrels', 'Run', 'read_qrels', 'read_run']
 
 # %% ../nbs/00b_inputs.ipynb #6d86136f
 _NUL = "an id holds a NUL character, which ids may not hold (a byte string drops a trailing one, so two ids could become one)"
@@ -171,7 +171,7 @@ def _check_values(qid, docno, value, what, kind):
 # %% ../nbs/00b_inputs.ipynb #4e5834c1
 _COLUMN_NAMES = dict(qid=('query_id', 'qid', 'q_id', 'topic'), docno=('doc_id', 'docno', 'docid', 'doc'),
                      rel=('relevance', 'rel', 'label', 'grade', 'judgment'), score=('score', 'sim'), rank=('rank',),
-                     subtopic=('subtopic', 'iteration', 'intent'))
+                     subtopic=('subtopic', 'subtopic_id', 'iteration', 'intent'))
 
 def _is_frame(x)->bool: return type(x).__module__.split('.')[0] in ('pandas', 'polars')
 
@@ -187,12 +187,63 @@ def _frame_columns(df, want:tuple, columns:dict|None, what:str)->list:
         found.append(np.asarray(df[hit]))
     return found
 
+# %% ../nbs/00b_inputs.ipynb #ab474c27
+def _is_rows(src)->bool:
+    "Whether `src` is an iterable of rows (tuples), not a path, a text, a dict, a DataFrame or an array."
+    if isinstance(src, (str, bytes, os.PathLike, Mapping, np.ndarray)) or _is_frame(src): return False
+    return hasattr(src, '__iter__') and type(src).__module__.split('.')[0] != 'dask'
+
+# %% ../nbs/00b_inputs.ipynb #217945b9
+def _positions(first:tuple, want:tuple, what:str)->list:
+    "Where each of `want` lies in a row like `first`: by field name in a namedtuple, by position (qid, docno, value) in a tuple."
+    fields = getattr(first, '_fields', None)
+    if fields is None:
+        if len(first) == 3 and len(want) == 3: return [0, 1, 2]
+        raise EvalInputError(f"{what}: a plain tuple is read as ({', '.join(want[:3])}), three values; got {first!r:.80} "
+                             "(give namedtuples, whose field names say what each value is)")
+    out = []
+    for w in want:
+        hit = next((c for c in _COLUMN_NAMES[w] if c in fields), None)
+        if hit is None: raise EvalInputError(f"{what}: no field for {w!r} in {type(first).__name__}{fields} (looked for "
+                                             f"{', '.join(_COLUMN_NAMES[w])})")
+        out.append(fields.index(hit))
+    return out
+
+# %% ../nbs/00b_inputs.ipynb #ffddefa6
+def _row_columns(src, want:tuple, what:str)->list:
+    "The columns `want` of an iterable of rows, read once."
+    rows = src if isinstance(src, (list, tuple)) else list(src)
+    if not rows: raise EvalInputError(f"{what}: no data (empty input)")
+    kinds = set(map(type, rows))
+    if not all(issubclass(k, tuple) for k in kinds) or len(kinds) > 1:
+        bad = next((r for r in rows if type(r) is not type(rows[0]) or not isinstance(r, tuple)), rows[0])
+        raise EvalInputError(f"{what}: every row must be a tuple of one kind, (query_id, doc_id, value) or a namedtuple such "
+                             f"as ir_measures' Qrel and ScoredDoc; got {type(bad).__name__} {bad!r:.60}")
+    at = _positions(rows[0], want, what)
+    if len(set(map(len, rows))) > 1: raise EvalInputError(f"{what}: the rows have different lengths")
+    cols = list(zip(*rows))
+    return [np.asarray(cols[i], object) if w in ('qid', 'docno', 'subtopic') else cols[i] for w, i in zip(want, at)]
+
+# %% ../nbs/00b_inputs.ipynb #2b68e943
+IRDS_PREFIX = 'irds:'    # a qrels "path" starting so names an ir_datasets dataset
+
+def _dataset_rows(src):
+    "The qrels rows of an ir_datasets dataset named `irds:<id>` or given as an object, else None."
+    if isinstance(src, str) and src.startswith(IRDS_PREFIX):
+        try: import ir_datasets
+        except ImportError: raise EvalInputError(f"{src!r} names an ir_datasets dataset: pip install ir_datasets") from None
+        try: src = ir_datasets.load(src[len(IRDS_PREFIX):])
+        except KeyError: raise EvalInputError(f"ir_datasets has no dataset {src[len(IRDS_PREFIX):]!r}") from None
+        if not src.has_qrels(): raise EvalInputError(f"ir_datasets' {src.dataset_id()!r} has no qrels")
+    return src.qrels_iter() if hasattr(src, 'qrels_iter') and callable(src.qrels_iter) else None
+
 # %% ../nbs/00b_inputs.ipynb #167c5635
 def _source_name(src)->str: return os.fspath(src) if isinstance(src, (str, os.PathLike)) else f'<{type(src).__name__}>'
 
 def _read(src, layout:str, columns=None)->dict:
     "The columns (qid, docno, rel or score, and rank for `ranked_run`) and `source` of a file, dict or DataFrame."
     value_col = 'rel' if layout.endswith('qrels') else 'score'
+    if layout.endswith('qrels') and (rows := _dataset_rows(src)) is not None: src = rows
     what, kind = _source_name(src), 'qrels' if layout.endswith('qrels') else 'run'
     if isinstance(src, (str, os.PathLike)):
         if not Path(src).exists(): raise EvalInputError(f"{kind} file not found: {what}")
@@ -203,10 +254,12 @@ def _read(src, layout:str, columns=None)->dict:
         if layout == 'subtopic_qrels': raise EvalInputError("a {qid: {docno: grade}} dict has no subtopics; pass a file or a DataFrame with a subtopic column")
         t = dict(zip(want, _flatten(src, f"{kind} dict")))
     elif _is_frame(src): t = dict(zip(want, _frame_columns(src, want, columns, f"{kind} DataFrame")))
+    elif _is_rows(src): t = dict(zip(want, _row_columns(src, want, f"{kind} rows")))
     elif type(src).__module__.split('.')[0] == 'dask':
         raise EvalInputError(f"{kind} is a Dask {type(src).__name__}: evaluate it with dask_evaluation (evaluate() passes a Dask "
                              "run there), or .compute() it into a pandas DataFrame first")
-    else: raise EvalInputError(f"{kind} must be a file path, a {{qid: {{docno: value}}}} dict or a DataFrame; got {type(src).__name__}")
+    else: raise EvalInputError(f"{kind} must be a file path, a {{qid: {{docno: value}}}} dict, a DataFrame or rows (query_id, doc_id, "
+                               f"value); got {type(src).__name__}")
     t['qid'], t['docno'] = id_bytes(t['qid']), id_bytes(t['docno'])
     try: t[value_col] = np.asarray(t[value_col], np.float64)
     except (TypeError, ValueError): raise EvalInputError(f"{what}: the {value_col} column holds values that are not numbers") from None

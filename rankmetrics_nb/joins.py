@@ -138,15 +138,19 @@ class _DeferredRanking:
 # %% ../nbs/00e_joins.ipynb #91e489b0
 _COUNT_RANKS = True   # rank the judged documents by counting where a run allows it (False: always sort; the tests compare both)
 
-def _counted_batch(jcode, rank, jrow, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch:
+def _counted_batch(jcode, ranked, jrow, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch:
     """The batch from the retrieved judgements alone: judgement `jrow[i]` at rank `rank[i]` of query code `jcode[i]`, every
     other cell up to the query's depth an unjudged document (grade 0). It carries the judged cells (`Batch.from_cells`):
-    its matrices, and the full ranking (`ranking()`), are built only if something reads them."""
+    its matrices, and the full ranking (`ranking()`), are built only if something reads them; and their tie spans
+    (`ranked`: the ranks and the spans `order.judged_ranks` found)."""
+    rank, spans = ranked
     ok = keep[jcode] & (rank < _kept_depth(per_query, how['depth'])[jcode])
     rows, cols = (np.cumsum(keep) - 1)[jcode[ok]], rank[ok].astype(np.int64)
     order = np.lexsort((cols, rows))                                                       # row by row in rank order
-    return Batch.from_cells((rows[order], cols[order], qrels.rel[jrow[ok][order]]),
-                            **_batch_fields(_DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how))
+    b = Batch.from_cells((rows[order], cols[order], qrels.rel[jrow[ok][order]]),
+                         **_batch_fields(_DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how))
+    b.tie_spans = tuple(s[ok][order] for s in spans)
+    return b
 
 # %% ../nbs/00e_joins.ipynb #387b7ac6
 def _counted_run_batch(run, first, code, jr, j, ids, qq, qrels, per_query, keep, in_qrels, **how)->Batch|None:
@@ -155,11 +159,11 @@ def _counted_run_batch(run, first, code, jr, j, ids, qq, qrels, per_query, keep,
     starts = np.zeros(len(ids), np.int64)
     starts[code] = first
     jq = code_at(first, code, jr)
-    rank = judged_ranks(run.score, starts, per_query, jq, run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
-                        np.float32 if how['ties'] == 'trec' else np.float64)
-    if rank is None: return None
+    ranked = judged_ranks(run.score, starts, per_query, jq, run.score[jr], run.docno[jr], lambda q, rows: run.docno[rows],
+                          np.float32 if how['ties'] == 'trec' else np.float64)
+    if ranked is None: return None
     ranking = lambda: _sorted_ranking(run, spread(first, code, len(run)), per_query, keep, how['ties'], how['depth'])
-    return _counted_batch(jq, rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)
+    return _counted_batch(jq, ranked, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, **how)
 
 # %% ../nbs/00e_joins.ipynb #13a2e055
 _PLAIN_DICTS = {dict, defaultdict, OrderedDict}      # (subclasses may read differently from the dict they store)
@@ -225,13 +229,13 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     hit, found = _found_scores(inner, run_of[qq], docs)
     j = np.flatnonzero(hit)                                      # the judgements the run retrieves
     starts = np.cumsum(counts) - counts
-    rank = judged_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
-                        np.float32 if ties == 'trec' else np.float64)
-    if rank is None: return None                                  # ranking by counting would cost more than sorting
+    ranked = judged_ranks(score, starts, counts, run_of[qq[j]], found, qrels.docno[j], lambda q, rows: _ids_at(inner, starts, q, rows),
+                          np.float32 if ties == 'trec' else np.float64)
+    if ranked is None: return None                                 # ranking by counting would cost more than sorting
     def ranking():                                               # the general path's ranking, on first use
         r = read_run(run)
         return _sorted_ranking(r, np.searchsorted(ids, r.qid), per_query, keep, ties, depth)
-    return _counted_batch(qq[j], rank, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
+    return _counted_batch(qq[j], ranked, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
 # %% ../nbs/00e_joins.ipynb #0ac18212

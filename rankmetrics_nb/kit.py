@@ -15,11 +15,11 @@ _all_ = ['EvalInputError', 'QueryMismatchWarning', 'is_real', 'check_number', 'c
 
 # %% auto #0
 __all__ = ['Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
-           'judged_only', 'SubtopicBatch', 'label_matrix', 'judged_cells', 'cells_or_matrix', 'top_k', 'as_result',
-           'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean',
-           'query_mean', 'same_setting', 'apply_preset', 'EvalInputError', 'QueryMismatchWarning', 'is_real',
-           'check_number', 'check_choice', 'check_k', 'check_rel', 'QUERIES', 'check_queries', 'check_count',
-           'ID_LIMIT', 'fit_id', 'original_id', 'decode_ids']
+           'judged_only', 'item_weights', 'positive_only', 'SubtopicBatch', 'label_matrix', 'judged_cells',
+           'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
+           'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset', 'EvalInputError',
+           'QueryMismatchWarning', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel', 'QUERIES',
+           'check_queries', 'check_count', 'ID_LIMIT', 'fit_id', 'original_id', 'decode_ids']
 
 # %% ../nbs/00_kit.ipynb #2133632e
 @dataclass(eq=False)
@@ -107,7 +107,10 @@ class Batch:
     missing_from_qrels: np.ndarray = field(default_factory=lambda: _NO_IDS) # run queries without judgements (never rows)
     ranking: Ranking|None = field(default=None, repr=False) # where the run's scores, ties and ids are laid out from
     tie_groups: np.ndarray|None = field(default=None, repr=False) # ties='expected' only: (q, depth) each rank's tie group (numbered from 0 query by query, rank by rank), -1 for padding
+    weights: np.ndarray|None = field(default=None, repr=False) # (q, depth) each ranked document's weight (`evaluate_batch`'s item weights); None: every weight is 1
+    ideal_weights: np.ndarray|None = field(default=None, repr=False) # (q, judged) the weights of the documents behind `ideal`, in its order
     cells: tuple|None = field(default=None, init=False, repr=False) # set by `from_cells` only: the judged documents' cells
+    tie_spans: tuple|None = field(default=None, init=False, repr=False) # set by the counted join only: each judged cell's tie group (first rank, size)
 
     @classmethod
     def from_cells(cls, cells:tuple, # the judged documents' cells (rows, ranks from 0, grades), row by row in rank order
@@ -255,7 +258,33 @@ def judged_only(b:Batch, # a joined batch
     if b.tie_groups is not None:                             # ties='expected': the kept ranks' groups, numbered 0, 1, … again
         groups = np.where(inside, np.take_along_axis(b.tie_groups, order, axis=1)[:, :width], -1)
         groups[inside] = np.unique(groups[inside], return_inverse=True)[1]
-    return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None, tie_groups=groups)
+    weights = None if b.weights is None else np.where(inside, np.take_along_axis(b.weights, order, axis=1)[:, :width], 0.0)
+    return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None, tie_groups=groups, weights=weights)
+
+# %% ../nbs/00_kit.ipynb #ad6ff6b3
+def item_weights(labels, # what a metric was given: a list, a matrix, a `Batch` or a `SubtopicBatch`
+                 weights=None, # the weights passed to the metric: one per ranked document, shaped like the label matrix; None: the batch's
+                 present:np.ndarray=None, # (queries × ranks) the cells holding a document, whose weights must be finite and ≥ 0
+                )->np.ndarray|None:
+    "Each ranked document's weight (queries × ranks, 0 in padding): `weights` as given, else a batch's own, else None (all 1)."
+    if weights is None: return getattr(labels, 'weights', None) if isinstance(labels, (Batch, SubtopicBatch)) else None
+    try: w = np.array(weights, dtype=np.float64, ndmin=2)
+    except (TypeError, ValueError): raise EvalInputError("weights must be numbers, one per ranked document") from None
+    if present is not None and w.shape != present.shape:
+        raise EvalInputError(f"weights must have one weight per ranked document, shape {present.shape}; got {w.shape}")
+    ok = np.isfinite(w) & (w >= 0) if present is None else ~present | (np.isfinite(w) & (w >= 0))
+    if not ok.all(): raise EvalInputError(f"weights must be finite numbers ≥ 0; got {w[~ok][0]!r}")
+    return w if present is None else np.where(present, w, 0.0)
+
+# %% ../nbs/00_kit.ipynb #fe6a8f76
+def positive_only(b:Batch, # a joined batch (its run's scores are read)
+                 )->Batch:
+    "`b` with grade 0 at every rank whose score is ≤ 0: those documents keep their rank and count as not relevant (torchmetrics)."
+    low = b.scores <= 0                                       # (NaN padding compares False)
+    if not low.any(): return b
+    out = replace(b, grades=np.where(low, 0.0, b.grades))
+    out.__dict__['scores'] = b.scores                         # the ranking is unchanged
+    return out
 
 # %% ../nbs/00_kit.ipynb #225f2d54
 @dataclass(eq=False)
@@ -269,6 +298,8 @@ class SubtopicBatch:
     batch: Batch # the join behind it: its report, document ids and tie flags
     ties: str = 'rank' # the tie policy the run was ordered by
     queries: str = 'run' # which queries are rows: "run" or "qrels"
+    weights: np.ndarray|None = None # (q, depth) each ranked document's weight (`evaluate_batch`'s item weights); None: every weight is 1
+    ideal_weights: np.ndarray|None = None # (q, judged) the weights of the documents behind `ideal`, in its order
 
     def __len__(self): return len(self.qids)
     @property

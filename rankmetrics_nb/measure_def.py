@@ -50,7 +50,7 @@ class Param:
 
     def text(self, value)->str:
         "How `value` is written in a canonical name."
-        if isinstance(value, dict): return '{' + ','.join(f'{g}:{v}' for g, v in value.items()) + '}'
+        if isinstance(value, dict): return '{' + ','.join(f'{g}:{v}' for g, v in sorted(value.items())) + '}'   # one text whatever the order written
         return str(value)
 
 # %% ../nbs/09_measure_def.ipynb #3d9f8eb6
@@ -89,7 +89,7 @@ def _parse(self:Param, text, # the value as written in a name, or a Python value
 Param.parse = _parse
 
 # %% ../nbs/09_measure_def.ipynb #0f792e45
-TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics')   # the tools whose names the registry records
+TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics', 'ndeval')   # the tools whose names the registry records
 
 @dataclass(frozen=True)
 class MeasureDef:
@@ -110,6 +110,9 @@ class MeasureDef:
     trec: list = field(default_factory=list)       # trec_eval's forms of it (`TrecMeasure`), gathered by the registry
     ties: str = 'refuse'     # under ties='expected': 'expected' (its function averages over tied orders), 'order-free', or 'refuse'
     coverage: bool = False   # it measures coverage (of judging, of the non-relevant documents), not relevance: `empty=` leaves it alone
+    empty_case: str = 'no_relevant' # the queries `empty=` scores: 'no_relevant' (no relevant judgement), or 'no_nonrelevant' (FallOut: no non-relevant document listed)
+    weights: str = ''        # what item weights (`evaluate_batch(weights=)`) scale: '' none; else e.g. 'gains', 'precision terms'
+    batch_wide: bool = False # each query's value depends on the other queries of the batch (torchmetrics' averaged curve): evaluated together
 
     def param(self, name:str)->Param:
         "The declared parameter `name`, or an error listing the declared ones."

@@ -13,15 +13,17 @@ from .catalog import MEASURES
 from .trec_catalog import TREC_ONLY, FORMS, NICKNAME_LISTS, NOT_IN_ALL_TREC
 from .trec_measures import check_version
 from .trec_prefs import PREFS_FORMATS
+from .names import spellings, look_up, trec_head
 
 # %% auto #0
-__all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP',
-           'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_DCG',
-           'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat', 'Accuracy',
-           'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11',
-           'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'IR_MEASURES_NOT_HERE',
+__all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 'SPELLINGS', 'P', 'R', 'F', 'Rprec', 'Success',
+           'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG',
+           'alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat',
+           'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10',
+           'NERR11', 'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'IR_MEASURES_NOT_HERE',
            'trec_forms', 'nickname', 'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure',
-           'canonical', 'measure', 'registry_table', 'Param', 'MeasureDef', 'GainMap', 'TOOLS', 'judged_only']
+           'is_tool_measure', 'canonical', 'measure', 'registry_table', 'Param', 'MeasureDef', 'GainMap', 'TOOLS',
+           'judged_only']
 
 # %% ../nbs/09d_measures.ipynb #db129d2f
 def _assemble(entries:list, # `MeasureDef`s, in the order the registry lists them
@@ -145,10 +147,17 @@ def _front_end_only(d:MeasureDef)->str:
 # %% ../nbs/09d_measures.ipynb #89a4c162
 _NAME = re.compile(r'^\s*(?P<name>\w[\w\-.]*?)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<k>[^@()\s]+))?\s*$')
 
+SPELLINGS = spellings(REGISTRY)    # every tool's spellings of every entry, by spelling and by case/separator variant
+
 def known_names()->list:
-    "Every name the parser accepts without parameters or cutoff: registry names, aliases, trec_eval's names."
-    cut = [f'{f.name}_10' for f in _trec_names().values() if f.params == 'long_cutoffs']
-    return [*REGISTRY, *_aliases(), *(n for n, f in _trec_names().items() if f.params != 'long_cutoffs'), *cut]
+    "Every name the parser accepts as written, without parameters (a cutoff only where the name needs one): every tool's spellings."
+    rs = {s: _meanings_of(s) for s in SPELLINGS.exact}
+    return [s for s, r in rs.items() if r and not r.cut] + [f'{s}_10' for s, r in rs.items() if r and r.cut]
+
+def _meanings_of(s:str):
+    "The one reading of the exact spelling `s` (None if it has several)."
+    rs = SPELLINGS.readings(s)
+    return rs[0] if len(rs) == 1 else None
 
 # %% ../nbs/09d_measures.ipynb #4dd1e9ef
 def _unknown(name:str, text:str)->EvalInputError:
@@ -163,12 +172,8 @@ def _unknown(name:str, text:str)->EvalInputError:
 def _trec_name(name:str, text:str):
     "(registry name, fixed parameters, cutoff) for a trec_eval name: `map`, `P_10`, `iprec_at_recall_0.50`; None if it is not one."
     forms = _trec_names()
-    f = forms.get(name)
-    if f is not None:
-        if f.params == 'long_cutoffs': raise EvalInputError(f"{text!r}: trec_eval's {name} needs a cutoff here, e.g. {name}_10")
-        return f.measure, dict(f.fixed), None
     head, _, tail = name.rpartition('_')
-    f = forms.get(head)
+    f = forms.get(head) or forms.get(trec_head(SPELLINGS, head) or '')
     if f is None or f.cut is None: return None
     if f.params == 'long_cutoffs':
         if not tail.isdigit(): raise EvalInputError(f"{text!r}: the cutoff after {head}_ must be a positive whole number")
@@ -177,12 +182,12 @@ def _trec_name(name:str, text:str):
 
 # %% ../nbs/09d_measures.ipynb #dda90c29
 def _resolve(name:str, text:str):
-    "(registry name, fixed parameters, cutoff from the name) for a bare name."
-    if name in REGISTRY: return name, {}, None
-    if name in _aliases(): return _aliases()[name][0], dict(_aliases()[name][1]), None
+    "(registry name, fixed parameters, cutoff from the name, the trec_eval name that needs a cutoff or None) for a bare name."
+    r = look_up(SPELLINGS, name, text)
+    if r is not None: return r.measure, dict(r.fixed), None, (r.spelling if r.cut else None)
     found = _trec_name(name, text)
     if found is None: raise _unknown(name, text)
-    return found
+    return (*found, None)
 
 # %% ../nbs/09d_measures.ipynb #de300ae2
 def _parse_k(text:str, d:MeasureDef, written:str):
@@ -221,15 +226,19 @@ def _parse_params(text:str, d:MeasureDef, written:str)->tuple:
 def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'ndcg_cut_10', ... (or a `Measure`)
                  )->Measure:
     "The `Measure` a name denotes, or an `EvalInputError` naming what is wrong (with the closest valid names)."
-    if isinstance(text, Measure): text = str(text)     # checked like a name
+    if isinstance(text, Measure) or is_tool_measure(text): text = str(text)     # checked like a name
     if not isinstance(text, str): raise EvalInputError(f"a measure name must be a string; got {text!r}")
     m = _NAME.match(text)
     if not m: raise EvalInputError(f"cannot read measure name {text!r}: write it as name, name@k or name(param=value,...)@k")
-    name, fixed, k_from_name = _resolve(m['name'], text)
+    name, fixed, k_from_name, needs_cut = _resolve(m['name'], text)
     d = REGISTRY[name]
     given, k_param = _parse_params(m['params'], d, text)
+    if k_param is not None and m['k'] is not None: k_param = None      # ir_measures: `@k` overrides cutoff=
     ks = [x for x in (k_from_name, k_param, m['k']) if x is not None]
     if len(ks) > 1: raise EvalInputError(f"{text!r}: the cutoff is given twice")
+    if needs_cut and not ks:
+        raise EvalInputError(f"{text!r}: trec_eval computes {needs_cut} at a list of cutoffs; name one, as trec_eval prints it "
+                             f"({needs_cut}_10) or after @ ({needs_cut}@10)")
     if d.cutoff in _CUTOFF_RULES: k = k_from_name if k_from_name is not None else _parse_k(ks[0] if ks else None, d, text)
     else:
         k = None
@@ -238,6 +247,11 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
         if n in given and given[n] != v: raise EvalInputError(f"{text!r}: {m['name']} fixes {n}={v}; got {n}={given[n]}")
     values = {p.name: p.default for p in d.params} | fixed | given      # every value was checked by its Param
     return Measure(name, tuple((p.name, values[p.name]) for p in d.params), k, frozenset(fixed) | frozenset(given))
+
+# %% ../nbs/09d_measures.ipynb #c09a8edc
+def is_tool_measure(x)->bool:
+    "Whether `x` is another tool's measure object (ir_measures' `nDCG@10`), which is read through its canonical name, `str(x)`."
+    return type(x).__module__.split('.')[0] == 'ir_measures' and hasattr(x, 'NAME')
 
 # %% ../nbs/09d_measures.ipynb #d73c762b
 def canonical(text:str, # a measure name
@@ -317,18 +331,18 @@ def _trec_text(f)->str:
 def registry_table(rows:list=None, # registry names to show; None: all
                   )->str:
     "The cheat sheet: every measure with its names in each tool, its parameters and defaults, and what it computes."
-    out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | cutoff | parameters (default) | summary | ties="expected" | what it computes |',
-           '|---|---|---|---|---|---|---|---|---|---|---|---|']
+    out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | ndeval | cutoff | parameters (default) | summary | ties="expected" | what it computes |',
+           '|---|---|---|---|---|---|---|---|---|---|---|---|---|']
     for name in rows or REGISTRY:
         d = REGISTRY[name]
         also = ', '.join(f'`{a}`' for a in d.aliases) or '—'
-        tools = [d.names.get(t, '—') for t in ('ir_measures', 'ranx', 'sklearn', 'torchmetrics')]
+        tools = [d.names.get(t, '—') for t in ('ir_measures', 'ranx', 'sklearn', 'torchmetrics', 'ndeval')]
         trec = ', '.join(_trec_text(f) for f in d.trec) or '—'
         params = '<br>'.join(_param_text(p) for p in d.params) or '—'
         cut = d.cutoff if d.cutoff in _CUTOFF_RULES else f'`@` sets {d.cutoff}'
         formula = d.formula.replace('|', r'\vert ')       # a | would end the table cell
         what = d.doc + (f": ${formula}$" if formula else '') + (f" ({d.cite})" if d.cite else '')
-        out.append(f"| `{name}` | {also} | {tools[0]} | {trec} | {tools[1]} | {tools[2]} | {tools[3]} | {cut} | {params} | {d.summary} | {d.ties} | {what} |")
+        out.append(f"| `{name}` | {also} | {tools[0]} | {trec} | {tools[1]} | {tools[2]} | {tools[3]} | {tools[4]} | {cut} | {params} | {d.summary} | {d.ties} | {what} |")
     return '\n'.join(out)
 
 # %% ../nbs/09d_measures.ipynb #e9516a39

@@ -140,3 +140,10 @@ def diversity_table(qrels, # diversity judgements (`topic subtopic docno judgmen
                           mean={m: Mean(v, divisor, skipped) for m, v in zip(names, means)}, n_averaged=divisor,
                           preset=preset, settings=dict(p, alpha=alpha, beta=beta, ties=ties, queries=queries, cutoffs=cutoffs),
                           batch=b)
+
+# %% ../nbs/07a_ndeval.ipynb #9ee6a83c
+def _report(self:DiversityTable)->str:
+    "What was evaluated and what was left out; its first line names the order (`ties='rank'`: the run's rank column)."
+    return self.batch.report()
+
+DiversityTable.report = _report

@@ -133,12 +133,12 @@ def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:
     return np.bincount(tie_j[ids_greater(ids_at(jq[tie_j], tie_i), jdoc[tie_j])], minlength=len(jq))
 
 # %% ../nbs/00d_order.ipynb #08bfef6d
-def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=None)->np.ndarray:
+def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block:int=None)->tuple:
     """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with score `jscore[i]` and id `jdoc[i]`
     (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) scoring higher, read as `dtype` (float32
     for trec_eval 9's order, float64 for trec_eval 10's; -0.0 equals 0.0), plus those scoring the same with a greater id,
     read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged document) pairs
-    (`keys.BLOCK` when None), each one vectorised pass."""
+    (`keys.BLOCK` when None), each one vectorised pass. Also each one's tie span (its tie group's first rank, its size)."""
     block, lens = block or keys.BLOCK, counts[jq]
     ends = np.cumsum(lens)
     cuts = distinct(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
@@ -151,7 +151,8 @@ def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block
         rank[a:b] += np.bincount(rep[s > sj] - a, minlength=b - a)
         eq = s == sj
         tie_j.append(rep[eq]); tie_i.append(row[eq])
-    return rank + _greater_ids(np.concatenate(tie_j), np.concatenate(tie_i), jq, jdoc, ids_at)
+    tie_j = np.concatenate(tie_j)
+    return rank + _greater_ids(tie_j, np.concatenate(tie_i), jq, jdoc, ids_at), (rank, np.bincount(tie_j, minlength=len(jq)))
 
 # %% ../nbs/00d_order.ipynb #5cfaba63
 def _descending(score, starts, counts)->bool:
@@ -184,9 +185,10 @@ def judged_ranks(score, # the run's scores, queries one after another
                  jdoc, # its id (bytes)
                  ids_at, # `ids_at(queries, rows)`: the ids of those rows (read only for documents tied with a judged one)
                  dtype, # the scores read as float32 (trec_eval 9's order) or float64 (trec_eval 10's)
-                )->np.ndarray|None:
-    """The rank (from 0) of each judged document: by bisection where every query's scores descend (as systems write run
-    files), else by counting when that costs at most a few passes over the run; else None (the caller sorts the run)."""
+                )->tuple|None:
+    """(The rank (from 0) of each judged document, its tie span: its tie group's first rank and size): by bisection
+    where every query's scores descend (as systems write run files), else by counting when that costs at most a few
+    passes over the run; else None (the caller sorts the run)."""
     sj = jscore.astype(dtype)
     if _descending(score, starts, counts):
         lo, hi = starts[jq], starts[jq] + counts[jq]
@@ -195,6 +197,6 @@ def judged_ranks(score, # the run's scores, queries one after another
         size = after - first
         tie_j = np.repeat(np.arange(len(jq)), size)
         tie_i = np.arange(int(size.sum())) + np.repeat(first - (np.cumsum(size) - size), size)
-        return first - lo + _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)
+        return first - lo + _greater_ids(tie_j, tie_i, jq, jdoc, ids_at), (first - lo, size)
     if int(counts[jq].sum()) > 8 * len(score): return None
     return _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype)

@@ -9,7 +9,8 @@ from .kit import (EvalInputError, Batch, label_matrix, check_k, check_number, ch
                                 safe_ratio, tie_groups, judged_cells, hit_cells)
 
 # %% auto #0
-__all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision']
+__all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision',
+           'precision_recall_curve', 'best_recall_at_precision']
 
 # %% ../nbs/02_precision.ipynb #cad01862
 def _relevance(labels, rel)->tuple:
@@ -135,7 +136,7 @@ def fall_out(labels, # grades in rank order: one list, a NaN-padded 2-D array of
     m, hit, single = _relevance(labels, rel)
     miss = ~np.isnan(m) & ~hit
     N = miss.sum(axis=1) if n_nonrel is None else check_n_rel(n_nonrel, miss.sum(axis=1))
-    return as_result(safe_ratio(_found(miss, k), N), single)
+    return as_result(safe_ratio(_found(_chance(labels, miss), k), N), single)   # ties='expected': each rank's chance of a miss
 
 # %% ../nbs/02_precision.ipynb #39ac3fdc
 def recall_at_fixed_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -151,3 +152,30 @@ def recall_at_fixed_precision(labels, # grades in rank order: one list, a NaN-pa
     found = np.cumsum(hit[:, :check_k(max_k)], axis=1)
     ok = found / np.arange(1, found.shape[1] + 1) >= floor
     return as_result(safe_ratio(np.where(ok, found, 0).max(axis=1, initial=0), R), single)
+
+# %% ../nbs/02_precision.ipynb #2006e927
+def precision_recall_curve(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                           max_k:int=None, # the largest cutoff K; None: the longest list
+                           *, n_rel=None, # relevant documents of each query (scalar or per query), 'listed' for those in the list; None for a `Batch`
+                           rel=1, # the lowest grade counted as relevant (> 0)
+                           adaptive_k:bool=False, # divide by min(k, list length) instead of k
+                          )->tuple: # (P, R): (queries × K) P@k and R@k for k = 1 … K
+    "Every query's P@k and R@k for k = 1 … K, as torchmetrics' RetrievalPrecisionRecallCurve (past a list's end, P@k divides by k)."
+    m, hit, single = _relevance(labels, rel)
+    R = hit.sum(axis=1).astype(np.float64) if isinstance(n_rel, str) and n_rel == 'listed' else _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)
+    K, n = check_k(max_k) or m.shape[1], (~np.isnan(m)).sum(axis=1)
+    found = np.cumsum(_chance(labels, hit), axis=1)[:, :K]
+    found = np.concatenate([found, np.repeat(found[:, -1:] if found.shape[1] else np.zeros((len(m), 1)), K - found.shape[1], axis=1)], axis=1)
+    ks = np.arange(1, K + 1)
+    return safe_ratio(found, np.minimum(ks, n[:, None]) if adaptive_k else ks), safe_ratio(found, R[:, None])
+
+def best_recall_at_precision(P:np.ndarray, # (queries × K) P@k, from `precision_recall_curve`
+                             R:np.ndarray, # (queries × K) R@k
+                             min_precision:float, # the precision floor, in [0, 1]
+                            )->tuple: # (max_recall, best_k)
+    "The best point of the query-averaged curve: the largest mean R@k whose mean P@k ≥ `min_precision` (ties: the larger k); (0, K) if none."
+    floor = check_number(min_precision, 'min_precision', 'the precision floor', low=0, high=1)
+    p, r = P.mean(axis=0), R.mean(axis=0)
+    ok = np.flatnonzero(p >= floor)
+    if not len(ok) or r[ok].max() == 0: return 0.0, P.shape[1]
+    return float(r[ok].max()), int(ok[r[ok] == r[ok].max()][-1]) + 1

@@ -5,10 +5,11 @@
 # %% ../nbs/08_rank_correlation.ipynb #be412392
 from __future__ import annotations
 import numpy as np
-from .kit import EvalInputError, Batch, label_matrix, top_k, as_result, safe_ratio, check_choice, check_number, check_rel, refuse_expected
+from .kit import EvalInputError, Batch, label_matrix, top_k, as_result, safe_ratio, check_choice, check_number, check_rel, refuse_expected, item_weights
 
 # %% auto #0
-__all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'kendall_tau', 'accuracy', 'auroc', 'compat']
+__all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'ordered_pairs', 'ordered_pair_accuracy', 'kendall_tau', 'accuracy',
+           'auroc', 'compat']
 
 # %% ../nbs/08_rank_correlation.ipynb #cbe0ad7a
 TIED_LABELS = {
@@ -102,6 +103,7 @@ def _share(agree:np.ndarray, total:np.ndarray, nonempty:np.ndarray)->np.ndarray:
 def rank_correlation(labels, # grades in the model's rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                      *, weights=None, # pair weights ≥ 0: n × n (or queries × n × n), [i, j] with i < j weighs ranks i+1 and j+1; None: all 1
                      tied_labels:str='concordant', # pairs with equal labels: "concordant" (Liu's RC) or "ignored" (left out)
+                     no_pairs:float=None, # the value of a list without a counted pair; None: 1 for a non-empty list, 0 for an empty one
                     ): # a float for one list, else one value per query
     "Liu's RC: the share of pair weight on which the model's order agrees with the best ideal ranking."
     refuse_expected(labels, 'rank_correlation', "RC is a share of pair weight, and a pair's weight depends on the ranks both "
@@ -110,7 +112,46 @@ def rank_correlation(labels, # grades in the model's rank order: one list, a NaN
     tied_labels = check_choice(tied_labels, 'tied_labels', TIED_LABELS)
     if weights is None: agree, total = _unit_counts(m, tied_labels)
     else: agree, total = _weighted_counts(m, _check_weights(weights, m.shape, single), tied_labels)
-    return as_result(_share(agree, total, (~np.isnan(m)).any(axis=1)), single)
+    if no_pairs is None: return as_result(_share(agree, total, (~np.isnan(m)).any(axis=1)), single)
+    return as_result(safe_ratio(agree, total, fill=check_number(no_pairs, 'no_pairs', 'the value of a list without a pair')), single)
+
+# %% ../nbs/08_rank_correlation.ipynb #0840c493
+_PAIR_BLOCK = 1 << 22        # (rows × documents × documents) pair cells compared at once
+
+def _rank_scores(labels, m:np.ndarray, scores)->np.ndarray:
+    "The scores in rank order: given (shaped like `m`), else a batch's, else falling with the rank (a plain list ranked without ties)."
+    if scores is not None:
+        s, _ = label_matrix(scores)
+        if s.shape != m.shape: raise EvalInputError(f"scores must have one score per document, shape {m.shape}; got {s.shape}")
+        return s
+    if isinstance(labels, Batch): return labels.scores
+    return np.broadcast_to(-np.arange(m.shape[1], dtype=np.float64), m.shape)
+
+def ordered_pairs(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                  *, scores=None, # the documents' scores in rank order, shaped like the labels; None: a batch's, else falling with the rank
+                  weights=None, # each document's weight; a pair weighs its more relevant document's (TF-Ranking); None: a batch's, else 1
+                 )->tuple: # (right, pairs): per list, the weight of the strictly right pairs and of all pairs with different labels
+    "OPA's pair counts: the pairs with different labels whose more relevant document scores strictly higher, and all of them."
+    m, single = label_matrix(labels)
+    s, W = _rank_scores(labels, m, scores), item_weights(labels, weights, None if weights is None else ~np.isnan(m))
+    W = np.ones(m.shape) if W is None else W
+    right, total, step = np.zeros(len(m)), np.zeros(len(m)), max(1, _PAIR_BLOCK // max(m.shape[1] ** 2, 1))
+    for a in range(0, len(m), step):
+        mb, sb, wb = m[a:a + step], s[a:a + step], W[a:a + step]
+        pair = (mb[:, :, None] > mb[:, None, :]) * wb[:, :, None]            # NaN compares False: padding forms no pair
+        total[a:a + step] = pair.sum(axis=(1, 2))
+        right[a:a + step] = (pair * (sb[:, :, None] > sb[:, None, :])).sum(axis=(1, 2))
+    return (right[0], total[0]) if single else (right, total)
+
+def ordered_pair_accuracy(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                          *, scores=None, # the documents' scores in rank order; None: a batch's, else falling with the rank
+                          weights=None, # each document's weight (a pair weighs its more relevant document's); None: a batch's, else 1
+                          no_pairs:float=0.0, # the value of a list without a pair of different labels (TF-Ranking, Rax: 0)
+                         ): # a float for one list, else one value per query
+    "OPA: the share of (weighted) pairs with different labels whose more relevant document scores strictly higher."
+    right, total = ordered_pairs(labels, scores=scores, weights=weights)
+    v = safe_ratio(right, total, fill=check_number(no_pairs, 'no_pairs', 'the value of a list without a pair'))
+    return float(v) if v.ndim == 0 else v
 
 # %% ../nbs/08_rank_correlation.ipynb #c49403a7
 VARIANTS = {
@@ -175,12 +216,14 @@ def _relevant_split(labels, k, rel)->tuple:
 def accuracy(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
              k:int=None, # the cutoff; None reads the whole list
              *, rel=1, # the lowest grade counted as relevant
+             unanswered:str='zero', # a list without a relevant document in the top k: "zero" scores 0, "skip" gives no value (NaN; ir_measures)
             ): # a float for one list, else one value per query
     "ir_measures' Accuracy@k: the share of (relevant, non-relevant) pairs in the top k with the relevant document above."
     mk, hit, miss, single = _relevant_split(labels, k, rel)
     R, N = hit.sum(axis=1), miss.sum(axis=1)
     wrong = np.where(hit, np.cumsum(miss, axis=1), 0).sum(axis=1)     # non-relevant documents above each relevant one
-    return as_result(np.where(R == 0, 0.0, 1 - safe_ratio(wrong, R * N)), single)
+    none = {'zero': 0.0, 'skip': np.nan}[check_choice(unanswered, 'unanswered', ('zero', 'skip'))]
+    return as_result(np.where(R == 0, none, 1 - safe_ratio(wrong, R * N)), single)
 
 # %% ../nbs/08_rank_correlation.ipynb #eff39d0b
 def _scored_ties(labels, mk:np.ndarray, scores)->np.ndarray:

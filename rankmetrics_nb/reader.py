@@ -4,7 +4,7 @@
 
 # %% ../nbs/00a_reader.ipynb #e8b513bd
 from __future__ import annotations
-import gzip, os, re, stat, sys, zlib
+import gzip, os, re, stat, sys, threading, zlib
 from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from .kit import EvalInputError, ID_LIMIT, fit_id
@@ -360,10 +360,11 @@ def _file_cuts(fd:int, lo:int, size:int)->list:
         if (at := w.rfind(b'\n')) >= 0: cuts.append(p - len(w) + at + 1)   # (no newline there: a long line; the parts merge)
     return cuts + [size]
 
-def _read_part(fd:int, lo:int, hi:int, source:str)->tuple:
-    "Bytes lo..hi of the file read into a padded buffer (laid out as `padded` lays a part), and where its lines end."
+def _read_part(fd:int, lo:int, hi:int, source:str, buf:np.ndarray|None=None)->tuple:
+    "Bytes lo..hi of the file read into a padded buffer (laid out as `padded` lays a part; `buf` reused when it is large enough), and where its lines end."
     n = hi - lo
-    buf = np.empty((LEAD + n + 1 + TAIL + 7) // 8 * 8, np.uint8)
+    need = (LEAD + n + 1 + TAIL + 7) // 8 * 8
+    if buf is None or len(buf) < need: buf = np.empty(need, np.uint8)
     buf[:LEAD - 1], buf[LEAD - 1], buf[LEAD + n:] = 0, 10, 0      # (only the padding is zeroed: the text fills the rest)
     view, at = memoryview(buf)[LEAD:LEAD + n], 0
     while at < n:
@@ -374,47 +375,67 @@ def _read_part(fd:int, lo:int, hi:int, source:str)->tuple:
     if n and buf[LEAD + n - 1] != 10: buf[LEAD + n] = 10; n += 1   # the last line's missing newline
     return buf, LEAD + n
 
+# %% ../nbs/00a_reader.ipynb #a7c3e2d1
+def _put_part(out:dict, part:dict, at:int)->int|dict:
+    "Write `part` into `out` from row `at` on: its row count; the part itself when its ids are wider than `out`'s (written later)."
+    if any(v.ndim == 2 and v.shape[1] > out[c].shape[1] for c, v in part.items()): return part
+    n = len(next(iter(part.values())))
+    for c, v in part.items():
+        o = out[c][at:at + n]
+        if v.ndim == 2: o[:, v.shape[1]:] = 0; o = o[:, :v.shape[1]]
+        o[...] = v
+    return n
+
+class _Parts:
+    """The parts of a file parsed by several threads and written into one output in parallel: part i learns its first row
+    once part i-1 is parsed (`at`, handed on by events), so the threads never wait for each other's copying."""
+    def __init__(self, fd:int, cuts:list, source:str, L:dict, bound:int):
+        self.fd, self.cuts, self.source, self.L, self.bound = fd, cuts, source, L, bound
+        self.at, self.out, self.local = [0] + [None] * (len(cuts) - 1), None, threading.local()
+        self.ready = [threading.Event() for _ in cuts]
+        self.ready[0].set()
+
+    def _parse(self, i:int)->dict|None:
+        buf, end = _read_part(self.fd, self.cuts[i], self.cuts[i + 1], self.source, getattr(self.local, 'buf', None))
+        self.local.buf = buf                                  # (the parsed columns are copies: the buffer can be reused)
+        return _parse_chunk(buf, LEAD, end, self.L, int(np.count_nonzero(buf[LEAD:end] == 10)))
+
+    def __call__(self, i:int)->int|dict|None:
+        "Part i parsed and written at its rows: its row count; the part when its ids are too wide for the output; None to give up."
+        part = None
+        try: part = self._parse(i)
+        finally:                                              # (hand on part i+1's first row even when this part fails)
+            self.ready[i].wait()
+            if part is not None and self.at[i] is not None:
+                if self.out is None: self.out = {c: np.empty((self.bound,) + v.shape[1:], v.dtype) for c, v in part.items()}
+                self.at[i + 1] = self.at[i] + len(next(iter(part.values())))
+            self.ready[i + 1].set()
+        return None if part is None or self.at[i + 1] is None else _put_part(self.out, part, self.at[i])
+
+# %% ../nbs/00a_reader.ipynb #b8d4f3e2
 def _parse_regular(f, size:int, source:str, layout:str)->dict|None:
     """The kept columns of the plain regular file open as `f`, by the fast reader, read part by part into small buffers: never
     mapped (a file cut short while mapped kills the process with SIGBUS), never held whole (fresh memory for the whole text
-    costs more than the parse here); each part is written into the output as soon as the parts before it are. None when the
-    file is gzip, empty or left to the line reader."""
+    costs more than the parse here); threads parse the parts and write each into the output. None when the file is gzip,
+    empty or left to the line reader."""
     fd, before = f.fileno(), os.fstat(f.fileno())
     head = os.pread(fd, 3, 0)
     if size == 0 or head[:2] == _GZIP: return None
     lo = 3 if head == _BOM else 0
     if lo: _skip_bom(_BOM, source)                            # (says so on stderr)
     L, cuts = LAYOUTS[layout], _file_cuts(fd, lo, size)
-    def parse(i):
-        buf, end = _read_part(fd, cuts[i], cuts[i + 1], source)
-        return _parse_chunk(buf, LEAD, end, L, int(np.count_nonzero(buf[LEAD:end] == 10)))
-    bound, out, total = (size - lo) // (2 * len(L['columns'])) + 1, None, 0   # at most this many lines: never touched beyond
+    bound = (size - lo) // (2 * len(L['columns'])) + 1        # at most this many lines: rows never touched beyond those written
+    parts = _Parts(fd, cuts, source, L, bound)
     threads = 1 if size < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4)
-    with ThreadPoolExecutor(threads) as pool:                 # in order; the threads parse ahead
-        for part in pool.map(parse, range(len(cuts) - 1)):
-            if part is None: return None
-            out = _room(out, part, bound, total)
-            n = len(next(iter(part.values())))
-            for c, v in part.items():
-                o = out[c][total:total + n]
-                if v.ndim == 2: o[:, v.shape[1]:] = 0; o = o[:, :v.shape[1]]
-                o[...] = v
-            total += n
+    with ThreadPoolExecutor(threads) as pool: done = list(pool.map(parts, range(len(cuts) - 1)))
     after = os.fstat(fd)
     if (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
         raise EvalInputError(f"{source}: the file changed while it was read; read it again once it is written")
-    if not total: return None
-    return {c: v[:total].view(f'S{8 * v.shape[1]}').ravel() if v.ndim == 2 else v[:total] for c, v in out.items()}
-
-def _room(out:dict|None, part:dict, bound:int, total:int)->dict:
-    "`out` (`bound` rows, of which `total` are written) able to take `part`: made on the first part, ids widened if its are wider."
-    if out is None: return {c: np.empty((bound,) + v.shape[1:], v.dtype) for c, v in part.items()}
-    for c, v in part.items():
-        if v.ndim == 2 and v.shape[1] > out[c].shape[1]:
-            wide = np.empty((bound, v.shape[1]), v.dtype)
-            wide[:total, :out[c].shape[1]], wide[:total, out[c].shape[1]:] = out[c][:total], 0
-            out[c] = wide
-    return out
+    total = parts.at[-1]
+    if any(d is None for d in done) or not total: return None
+    out = {c: v[:total] for c, v in parts.out.items()}
+    if any(isinstance(d, dict) for d in done): out, _ = _widen(out, done, np.array(parts.at))
+    return {c: v.view(f'S{8 * v.shape[1]}').ravel() if v.ndim == 2 else v for c, v in out.items()}
 
 # %% ../nbs/00a_reader.ipynb #7a1b964f
 PARSE_WORKERS = None      # threads of the fast reader for a large file: None = one per CPU (at most 4); 1 = this thread only

@@ -6,10 +6,10 @@
 from __future__ import annotations
 import numpy as np
 from .kit import (EvalInputError, Batch, Mean, label_matrix, top_k, as_result, query_mean, check_rel, check_choice,
-                                check_k, tie_groups, cells_or_matrix)
+                                check_k, tie_groups, cells_or_matrix, item_weights, safe_ratio, sum_in_rank_order)
 
 # %% auto #0
-__all__ = ['reciprocal_rank', 'mean_reciprocal_rank']
+__all__ = ['reciprocal_rank', 'mean_reciprocal_rank', 'average_relevance_position']
 
 # %% ../nbs/03_reciprocal_rank.ipynb #c3f4e0be
 _BY = ('first', 'most_relevant')
@@ -102,3 +102,16 @@ def mean_reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 
                                  f"cuts through the tie group of query {str(labels.qids[int(np.argmax(random))])!r}'s first target, "
                                  "so whether the query is skipped depends on the order; use unanswered='zero'")
     return query_mean(rr, keep=rr > 0 if unanswered == 'skip' else None)
+
+# %% ../nbs/03_reciprocal_rank.ipynb #55f92d9d
+def average_relevance_position(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                               *, weights=None, # each document's weight, shaped like the labels (TF-Ranking); None: a batch's own, else 1
+                              ): # a float for one list, else one value per query
+    "ARP: the ranks of the documents averaged with their labels (times their weights) as weights; 0 when no label is positive."
+    m, single = label_matrix(labels)
+    G = np.where(np.isnan(m), 0.0, np.maximum(m, 0.0))               # padding and negative labels weigh nothing
+    W = item_weights(labels, weights, None if weights is None else ~np.isnan(m))
+    G = G if W is None else G * W
+    g = tie_groups(labels)
+    G = G if g is None else g.mean(G)
+    return as_result(safe_ratio(sum_in_rank_order(G * np.arange(1, G.shape[1] + 1)), sum_in_rank_order(G)), single)

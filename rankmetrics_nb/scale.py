@@ -4,15 +4,17 @@
 
 # %% ../nbs/15_scale.ipynb #e4688526
 from __future__ import annotations
-import glob, os
+import glob, os, warnings
 from pathlib import Path
 import numpy as np
-from .kit import EvalInputError, original_id, check_count, check_queries
+from .kit import EvalInputError, QueryMismatchWarning, original_id, check_count, check_queries
 from .reader import parse_text, read_text, data_row_lines
 from .inputs import Run, read_run
 from .keys import repeated_pair
 from .stream import (MergedEvaluation, QrelsIndex, qrels_index, evaluate_part, merge_parts, run_blocks,
                                    stream_evaluation, stream_evaluate, synthetic_collection, sort_run, measure_paths)
+from .evaluator import evaluation, PerQueryValues
+from .provenance import Inputs
 
 # %% auto #0
 __all__ = ['MMAP_THRESHOLD', 'dask_evaluation', 'local_cluster', 'evaluate_runs', 'MergedEvaluation', 'QrelsIndex',
@@ -138,7 +140,9 @@ def dask_evaluation(qrels, # judgements: anything `read_qrels` accepts, a `dask.
         pieces = [dask.delayed(_split, nout=len(bounds) + 1)(p, bounds) for p in parts]
         tasks = [dask.delayed(_evaluate_piece)(idx, [pc[j] for pc in pieces], measures, ties, depth) for j in range(len(bounds) + 1)]
     results = [r for r in compute(*tasks) if r is not None]
-    return merge_parts(results, index, measures, queries=queries, ties=ties, depth=depth)
+    e = merge_parts(results, index, measures, queries=queries, ties=ties, depth=depth)
+    e.inputs = Inputs(qrels=qrels, run=run)
+    return e
 
 # %% ../nbs/15_scale.ipynb #395e758f
 MMAP_THRESHOLD = 1 << 30   # bytes: Dask workers serve allocations below this from the heap (see above)
@@ -176,7 +180,7 @@ def _run_files(runs)->dict:
     return dict(zip(names if len(set(names)) == len(names) else map(str, paths), paths))
 
 def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
-                  runs, # a folder of run files, a glob, or a list of paths
+                  runs, # a folder of run files, a glob, a list of paths, or what `compare` takes: {name: run}, a list of runs
                   measures, # a measure name or a list of them
                   workers:int=None, # local worker processes (None: one run after the other in this process)
                   scheduler=None, # instead: a Dask scheduler ("threads", a `distributed.Client`, ...)
@@ -184,15 +188,34 @@ def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
                  )->dict:
     "Evaluate many runs against one qrels, read once: {run name: `MergedEvaluation`}, the runs spread over the workers."
     if workers is not None: workers = check_count(workers, 'workers', 'local worker processes')
-    files, index = _run_files(runs), qrels_index(qrels, measures)
+    files, index = _named_runs(runs), qrels_index(qrels, measures)
     if scheduler is not None:
         import dask
         idx = dask.delayed(index, pure=True)
-        out = dask.compute(*[dask.delayed(stream_evaluation)(idx, p, measures, **kwargs) for p in files.values()], scheduler=scheduler)
+        out = dask.compute(*[dask.delayed(_one_run)(idx, p, measures, **kwargs) for p in files.values()], scheduler=scheduler)
         return dict(zip(files, out))
-    if not workers or workers <= 1 or len(files) == 1:
-        return {name: stream_evaluation(index, p, measures, **kwargs) for name, p in files.items()}
+    if not workers or workers <= 1 or len(files) == 1 or not all(map(_is_path, files.values())):
+        return {name: _one_run(index, p, measures, **kwargs) for name, p in files.items()}
     from concurrent.futures import ProcessPoolExecutor
     import multiprocessing as mp
     with ProcessPoolExecutor(min(workers, len(files)), mp_context=mp.get_context('spawn'), initializer=_set_index, initargs=(index,)) as pool:
         return dict(zip(files, pool.map(_stream_one, files.values(), [measures] * len(files), [kwargs] * len(files))))
+
+# %% ../nbs/15_scale.ipynb #7a88fd17
+def _is_path(x)->bool: return isinstance(x, (str, os.PathLike))
+
+def _named_runs(runs)->dict:
+    "{name: run}: a folder, a glob or a list of paths (`_run_files`), or {name: run} and lists of runs as `compare` takes them."
+    if isinstance(runs, dict): return {str(n): r for n, r in runs.items()}
+    if isinstance(runs, (list, tuple)) and not all(map(_is_path, runs)):
+        names = [Path(r).name if _is_path(r) else f'run{i + 1}' for i, r in enumerate(runs)]
+        return dict(zip(names if len(set(names)) == len(names) else [f'run{i + 1}' for i in range(len(runs))], runs))
+    return _run_files(runs)
+
+def _one_run(index:QrelsIndex, run, measures, block_bytes:int=None, **kwargs)->PerQueryValues:
+    "One run of `evaluate_runs`: a file streamed in blocks, a run in memory evaluated in memory."
+    if _is_path(run):
+        return stream_evaluation(index, run, measures, **({} if block_bytes is None else dict(block_bytes=block_bytes)), **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        return evaluation(index.qrels, run, measures, **kwargs)

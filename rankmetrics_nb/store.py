@@ -4,63 +4,24 @@
 
 # %% ../nbs/18_store.ipynb #2765a3b2
 from __future__ import annotations
-import csv, hashlib, io, json, os, sqlite3, struct
+import csv, io, json, os, sqlite3, struct
 from dataclasses import dataclass, field
 from pathlib import Path
 import numpy as np
-from importlib.metadata import version, PackageNotFoundError
 from .kit import EvalInputError, evaluated_report, plural
 from .measures import parse_measure, canonical
 from .conventions import apply_conventions
 from .evaluator import PerQueryValues, evaluation
 from .compare import compare_values
 from .tables import Tabled, Cell, ResultTable, best_marks, number_text
+from .provenance import input_digest, package_version, check_comparable
 
 # %% auto #0
-__all__ = ['SCHEMA_VERSION', 'StaleResultError', 'file_digest', 'input_digest', 'package_version', 'StoredEvaluation', 'Store',
-           'Leaderboard', 'leaderboard_table']
+__all__ = ['SCHEMA_VERSION', 'StaleResultError', 'StoredEvaluation', 'Store', 'Leaderboard', 'leaderboard_table']
 
 # %% ../nbs/18_store.ipynb #8a6c3834
 class StaleResultError(EvalInputError):
     "A run or qrels input whose digest differs from the one its stored results were computed from."
-
-# %% ../nbs/18_store.ipynb #d7a81e26
-def file_digest(path, # a file
-               )->str:
-    "'sha256:' and the hex digest of the file's bytes (read in blocks of 1 MiB)."
-    h = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for block in iter(lambda: f.read(1 << 20), b''): h.update(block)
-    return 'sha256:' + h.hexdigest()
-
-# %% ../nbs/18_store.ipynb #e248a5db
-def _data_digest(src)->str:
-    "The digest of an input held in memory: a dict (as sorted JSON), a DataFrame (as CSV), a `Qrels`/`Run` (its arrays)."
-    h = hashlib.sha256()
-    if isinstance(src, dict): h.update(json.dumps(src, sort_keys=True, default=str).encode())
-    elif hasattr(src, 'to_csv'): h.update(src.to_csv(index=False).encode())
-    elif hasattr(src, '__dataclass_fields__'):
-        arrays = {k: getattr(src, k) for k in src.__dataclass_fields__ if isinstance(getattr(src, k), np.ndarray)}
-        for k, v in arrays.items(): h.update(k.encode() + str(v.dtype).encode() + np.ascontiguousarray(v).tobytes())
-    else: raise EvalInputError(f"cannot store results of a {type(src).__name__} input: "
-                               "give a file, a dict, a DataFrame, a Qrels or a Run")
-    return 'sha256:' + h.hexdigest()
-
-# %% ../nbs/18_store.ipynb #d4066259
-def input_digest(src, # a file path, or a dict / DataFrame / `Qrels` / `Run`
-                )->dict:
-    "The identity of an input: its digest, and for a file its absolute path, size and modification time."
-    if not isinstance(src, (str, os.PathLike)): return dict(digest=_data_digest(src), source=None, size=None, mtime=None)
-    path = Path(src)
-    if not path.is_file(): raise EvalInputError(f"file not found: {src}")
-    st = path.stat()
-    return dict(digest=file_digest(path), source=str(path.resolve()), size=st.st_size, mtime=st.st_mtime_ns)
-
-# %% ../nbs/18_store.ipynb #b14f4c71
-def package_version()->str:
-    "The installed version of rankmetrics_nb ('unknown' when it is not installed)."
-    try: return version('rankmetrics_nb')
-    except PackageNotFoundError: return 'unknown'
 
 # %% ../nbs/18_store.ipynb #8521ab3f
 SCHEMA_VERSION = 1
@@ -303,9 +264,19 @@ def _read(self:Store, coll:str, run:str, run_id:int, ev:dict, measures:list, key
     settings = {k: ev[k] for k in (*_KEY, 'n_ret', 'in_run')} | dict(run_digest=d[0], qrels_digest=d[1],
                                                                       versions=[g[2] for g in got])
     missing = [np.array(json.loads(ev[k]), dtype=str) for k in ('missing_from_run', 'missing_from_qrels')]
-    return StoredEvaluation(list(keys or measures), [parse_measure(m) for m in measures], qids, values, *missing,
-                            ev['queries'], ev['empty'] or None, coll, run, settings)
+    se = StoredEvaluation(list(keys or measures), [parse_measure(m) for m in measures], qids, values, *missing,
+                          ev['queries'], ev['empty'] or None, coll, run, settings)
+    return _with_record(se, ev, d, [g[2] for g in got])
 Store._read = _read
+
+# %% ../nbs/18_store.ipynb #69f945a1
+def _with_record(se:StoredEvaluation, ev:dict, digests:tuple, versions:list)->StoredEvaluation:
+    "`se` with its conventions (`recorded`) and provenance, from its evaluation's row `ev` and its run's and qrels' `digests`."
+    se.recorded = dict(preset=ev['conventions'] or None, ties=ev['ties'], queries=ev['queries'], empty=ev['empty'] or None,
+                       depth=ev['depth'] or None)
+    se.provenance_read = {'rankmetrics_nb': versions[0] if len(set(versions)) == 1 else versions,
+                          'inputs': dict(qrels=dict(digest=digests[1]), run=dict(digest=digests[0]))}
+    return se
 
 # %% ../nbs/18_store.ipynb #022b948a
 def _listed(measures)->list: return [measures] if isinstance(measures, str) else list(measures)
@@ -512,6 +483,7 @@ def _store_compare(self:Store, collection:str=None, # the collection; None: the 
         stored = [self.evaluation(r, coll, where=where).keys for r in names]
         measures = [m for m in stored[0] if all(m in k for k in stored)]
     evs = [self.evaluation(r, coll, measures, where) for r in names]
+    check_comparable({r: e.conventions() for r, e in zip(names, evs)})
     qids, X = _common_values(evs)
     dropped = {r: len(e.qids) - len(qids) for r, e in zip(names, evs)}
     return compare_values(X, names, _listed(measures), qids, dropped=dropped, **kwargs)

@@ -77,12 +77,23 @@ TREC_ONLY.append(define('SetF',
     compute=_set_f))
 
 # %% ../nbs/09c_trec_catalog.ipynb #d2ee0167
+def _bpref(b, k, rel, form, no_nonrel):
+    "trec_measures.bpref; under no_nonrel='nan' a query with relevant documents retrieved but no judged non-relevant one is NaN"
+    q = trec_view(b, rel)
+    if no_nonrel == 'one': return bpref(q, form)
+    no_n = ((q.ideal >= 0) & (q.ideal < q.level)).sum(axis=1) == 0
+    return np.where(no_n & (q.num_rel_ret > 0), np.nan, bpref(q, form))
+
 TREC_ONLY.append(define('Bpref',
-    "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL],
-    cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref'),
+    "binary preference: share of judged non-relevant documents ranked below each relevant one", [_LEVEL,
+    Param('form', 'trec', ('trec', 'original'), "trec: divide each count by min(N, R) (trec_eval); original: by R "
+    "(Buckley & Voorhees; TF-Ranking's use_trec_version=False)"),
+    Param('no_nonrel', 'one', ('one', 'nan'), "a query without a judged non-relevant document: each relevant one retrieved "
+    "counts 1 (trec_eval), or the value is undefined, NaN (ranx's 0/0)")],
+    cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref', tf_ranking='BPrefMetric', ranx='bpref'),
     formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
     cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000',
-    compute=_of_view(bpref)))
+    compute=_bpref))
 
 # %% ../nbs/09c_trec_catalog.ipynb #e3ff1278
 TREC_ONLY.append(define('gm_bpref',

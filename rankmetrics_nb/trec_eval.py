@@ -266,7 +266,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
             raise EvalInputError("block_bytes (streaming) needs a run file and -R qrels, without -c or -D")
         return _streamed(s, read_qrels(qrels), run, runid, block_bytes)
     qrels, run = (read_prefs(qrels, rel_format) if rel_format in PREFS_FORMATS else
-                  read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), read_run(run)
+                  read_qrels_jg(qrels) if rel_format == 'qrels_jg' else read_qrels(qrels)), _run_of(run, rel_format, query)
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
     b = _joined(s, qrels, run)
     mismatch = _mismatch(b.missing_from_qrels, b.missing_from_run, len(b), all_queries)
@@ -278,6 +278,12 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     printed = np.ones(len(q.qids), bool) if version == 10 else np.asarray(q.in_run, bool)
     return _result(s, cols, q.qids, printed, n, runid, b.missing_from_run if not all_queries else np.zeros(0, str),
                    b.missing_from_qrels, int((b.ideal > 0).sum()) if all_queries and rel_format == 'qrels' else None)
+
+# %% ../nbs/12_trec_eval.ipynb #51839a54
+def _run_of(run, rel_format:str, query)->Run|dict:
+    """The run as the join takes it: a `{qid: {docno: score}}` dict as it is under -R qrels (the join then reads only
+    its judged documents), anything else read."""
+    return run if isinstance(run, dict) and rel_format == 'qrels' and query is None else read_run(run)
 
 # %% ../nbs/12_trec_eval.ipynb #24b850a9
 def _streamed(s:_Flags, qrels:Qrels, run, runid:str|None, block_bytes:int)->TrecEvalResult:

@@ -7,14 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cached_property
 import numpy as np
-from .kit import EvalInputError, Batch, safe_ratio, sum_in_rank_order, judged_only as only_judged
+from .kit import EvalInputError, Batch, safe_ratio, check_choice, sum_in_rank_order, judged_only as only_judged
 from .average_precision import average_precision
 
 # %% auto #0
-__all__ = ['TREC_EVAL_VERSIONS', 'NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'check_version', 'TrecQueries', 'trec_queries',
-           'trec_view', 'num_nonrel_judged_ret', 'relative_precision', 'rprec_mult', 'trec_map', 'set_map', 'yaap',
-           'bpref', 'inferred_ap', 'iprec_at_recall', 'eleven_point_average', 'set_precision', 'set_recall',
-           'set_relative_precision', 'set_f', 'utility', 'unjudged_share', 'relstring']
+__all__ = ['TREC_EVAL_VERSIONS', 'NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'BPREF_FORMS', 'check_version', 'TrecQueries',
+           'trec_queries', 'trec_view', 'num_nonrel_judged_ret', 'relative_precision', 'rprec_mult', 'trec_map',
+           'set_map', 'yaap', 'bpref', 'inferred_ap', 'iprec_at_recall', 'eleven_point_average', 'set_precision',
+           'set_recall', 'set_relative_precision', 'set_f', 'utility', 'unjudged_share', 'relstring']
 
 # %% ../nbs/08b_trec_measures.ipynb #7e2b9c40
 TREC_EVAL_VERSIONS = (9, 10)   # the trec_eval versions whose rules are reproduced: 9.0.8 and 10.0
@@ -216,16 +216,24 @@ def _judged_kinds(q:TrecQueries)->tuple:
     return hit & (code >= 0), (code >= 0) & ~hit, code == UNJUDGED
 
 # %% ../nbs/08b_trec_measures.ipynb #9e1a3b5d
-def bpref(q:TrecQueries)->np.ndarray:
+BPREF_FORMS = {
+    'trec': "1 - min(n, R)/min(N, R) at each relevant document (trec_eval since TREC 2005; TF-Ranking's default)",
+    'original': "1 - min(n, R)/R (Buckley & Voorhees 2004; TF-Ranking's use_trec_version=False)",
+}
+
+def bpref(q:TrecQueries,
+          form:str='trec', # "trec" (trec_eval) or "original" (Buckley & Voorhees: divide by R), a key of `BPREF_FORMS`
+         )->np.ndarray:
     "Binary preference: at each relevant retrieved document, the share of judged non-relevant ones not above it, over R."
-    if '_bpref' in q.__dict__: return q.__dict__['_bpref']   # gm_bpref reads it too
+    if ('_bpref', form) in q.__dict__: return q.__dict__[('_bpref', form)]   # gm_bpref reads it too
     r, c, j, starts, _ = q.judged_cells
     rel_ret, nonrel, _ = _judged_kinds(q)
     n = _in_row(nonrel, r, starts)
     R, N = q.num_rel[r], ((q.ideal >= 0) & (q.ideal < q.level)).sum(axis=1)[r]
-    term = np.where(n > 0, 1 - safe_ratio(np.minimum(n, R), np.minimum(N, R)), 1.0)
-    q.__dict__['_bpref'] = safe_ratio(q.judged_sums(np.where(rel_ret, term, 0)), q.num_rel)
-    return q.__dict__['_bpref']
+    D = np.minimum(N, R) if check_choice(form, 'form', BPREF_FORMS) == 'trec' else R
+    term = np.where(n > 0, 1 - safe_ratio(np.minimum(n, R), D), 1.0)
+    q.__dict__[('_bpref', form)] = safe_ratio(q.judged_sums(np.where(rel_ret, term, 0)), q.num_rel)
+    return q.__dict__[('_bpref', form)]
 
 # %% ../nbs/08b_trec_measures.ipynb #af2b4c6e
 def inferred_ap(q:TrecQueries)->np.ndarray:

@@ -128,7 +128,7 @@ def test_generated_lists_agree_with_scikit_learn(rows, k, rnd):
 
 def reference(grades, judged, k, gain, discount, base, rel):
     "nDCG@k of one list from the definition; the ideal is the judged grades (positive gains only)."
-    G = {'linear': lambda g: max(g, 0), 'exp': lambda g: 2**max(g, 0) - 1}[gain]
+    G = {'linear': lambda g: max(g, 0), 'exp': lambda g: 2**max(g, 0) - 1, 'binary': lambda g: int(g > 0)}[gain]
     W = {'log2': lambda i: 1 / math.log2(i + 1), 'jk': lambda i: 1 / max(1.0, math.log(i) / math.log(base))}[discount]
     gain_of = lambda g: G(g) if rel is None or g >= rel else 0
     run = [gain_of(g) for g in grades][:k]

@@ -540,8 +540,12 @@ def test_docs_getting_started_shows_its_figure(site_check):
     assert 'scatter' in imgs[0]['alt']
 
 
-# pages whose test walls are folded at the end (the other pages follow in a later pass)
-FOLDED_PAGES = ('dcg.html', 'precision.html')
+# the metric and front-end pages: their tests, edge cases and cross-checks sit under folded headings
+FOLDED_PAGES = ('precision.html', 'reciprocal_rank.html', 'average_precision.html', 'dcg.html', 'err.html',
+                'diversity.html', 'ndeval.html', 'rank_correlation.html', 'cwl.html', 'trec_measures.html',
+                'trec_gains.html', 'trec_prefs.html', 'trec_qrels_jg.html', 'measures.html', 'conventions.html',
+                'evaluate.html', 'trec_eval.html', 'significance.html', 'compare.html', 'topic_sets.html',
+                'inference.html', 'scale.html', 'plots.html', 'store.html', 'cli.html')
 TEST_WALL_LINES = 15
 
 
@@ -550,6 +554,23 @@ def test_docs_no_visible_test_walls(site_check):
     _, facts = site_check
     walls = {p: b for p in FOLDED_PAGES for b in facts[p]['codeBlocks'] if b['tests'] and not b['defines']}
     assert walls == {}, f'visible test blocks over {TEST_WALL_LINES} lines: {walls}'
+
+
+def test_docs_folded_sections_at_the_end(site):
+    "On the pages that fold their tests, the folded sections come last, after every explanation and example"
+    from bs4 import BeautifulSoup
+    late, checked = {}, []
+    for p in FOLDED_PAGES:
+        main = BeautifulSoup((site / p).read_text(encoding='utf-8'), 'html.parser').find('main', id='content')
+        kids = [k for k in main.children if getattr(k, 'name', None) in ('div', 'details')]
+        folds = [i for i, k in enumerate(kids) if k.name == 'details' and 'fold-section' in (k.get('class') or [])]
+        if not folds: continue                  # (a page whose checks are all folded cell by cell)
+        checked.append(p)
+        head = kids[folds[0] - 1].find('h2')
+        assert head is not None and head.get_text().startswith('Checks and cross-checks'), f'{p}: no heading over the checks'
+        if after := [k.get_text(' ', strip=True)[:60] for k in kids[folds[0]:] if k.name != 'details']: late[p] = after
+    assert late == {}, f'content after the folded checks: {late}'
+    assert len(checked) >= 18, checked
 
 
 def test_docs_search_index_leaves_out_private_names(site, site_check):

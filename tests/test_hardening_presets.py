@@ -130,7 +130,7 @@ def test_refused_ir_measures_agree_without_ties(seed):
 # ----------------------------------------------------------------------------------------------------------------- ranx
 RANX = {'P@5': 'precision@5', 'R@10': 'recall@10', 'F@5': 'f1@5', 'Rprec': 'r-precision', 'Success@5': 'hit_rate@5',
         'RR': 'mrr', 'AP': 'map', 'AP@10': 'map@10', 'DCG@10': 'dcg@10', 'nDCG@10': 'ndcg@10', 'nDCG': 'ndcg',
-        'nDCG(gain=exp)@10': 'ndcg_burges@10'}
+        'nDCG(gain=exp)@10': 'ndcg_burges@10', 'Bpref': 'bpref'}
 
 @pytest.mark.parametrize('seed', [0, 8])
 def test_ranx_preset_measure_by_measure(seed):

@@ -495,6 +495,10 @@ def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path):
         path, _, frag = href.partition('#')
         if path in nb_pages: a['href'] = nb_pages[path] + ('#' + frag if frag else '')
     fold_sections(soup, main)
+    if checks := folds_to_end(soup, main, used):
+        order = {h['id']: i for i, h in enumerate(main.find_all(['h2', 'h3'])) if h.get('id')}
+        toc = [t for t in toc if t[1] in order] + [('h2', checks, 'Checks and cross-checks')]
+        toc.sort(key=lambda t: order.get(t[1], len(order)))
     # wide tables scroll inside their own box instead of widening the page
     for t in main.find_all('table'):
         if [th.get_text(strip=True) for th in t.find_all('th')][1:4] == ['Type', 'Default', 'Details']:
@@ -551,6 +555,28 @@ def fold_sections(soup, main) -> None:
         for inner in details.find_all('details', class_='auto-fold'):  # already folded: no second click
             inner.summary.decompose()
             inner.unwrap()
+
+
+def folds_to_end(soup, main, used: set) -> str | None:
+    """The folded sections (properties, edge cases, cross-checks) moved after the page's explanation and examples, in
+    their order, under one heading "Checks and cross-checks": that heading's id; None when the page folds nothing."""
+    from bs4 import BeautifulSoup
+    kids = [k for k in main.children if getattr(k, 'name', None)]
+    is_fold = lambda k: k.name == 'details' and 'fold-section' in (k.get('class') or [])
+    is_body = lambda k: is_fold(k) or (k.name == 'div' and 'cell' in (k.get('class') or []))
+    body = [k for k in kids if is_body(k)]
+    folds = [k for k in body if is_fold(k)]
+    if not folds: return None
+    last = body[-1]
+    hid = 'checks' if 'checks' not in used else next(f'checks-{n}' for n in range(2, 99) if f'checks-{n}' not in used)
+    used.add(hid)
+    head = BeautifulSoup(f'<div class="cell markdown"><h2 id="{hid}">Checks and cross-checks<a class="anchor" aria-hidden="true" '
+                         f'href="#{hid}">#</a></h2><p>What the examples above are held to: properties, edge cases, bad input '
+                         f'and agreement with other tools, each folded; open one to read it.</p></div>', 'html.parser').div.extract()
+    last.insert_after(head)
+    at = head
+    for d in folds: at.insert_after(d.extract()); at = d
+    return hid
 
 
 _SKIP_TEXT = {'cell-input', 'anchor', 'highlight', 'doc-source'}   # code, heading anchors and source links are not searched

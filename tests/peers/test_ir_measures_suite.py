@@ -15,7 +15,7 @@ names map to ours, and which parameter matches its convention:
 * trec_eval's measures are checked twice: through the trec_eval drop-in under trec_eval's names, and through
   `evaluate` under ir_measures' names. Strict xfails mark what is still missing (they fail once it lands).
 
-Counts: 177 cases ported (pytest items; a parametrised case counts once per parameter set): 175 pass, 2 xfail
+Counts: 179 cases ported (pytest items; a parametrised case counts once per parameter set): 177 pass, 2 xfail
 (strict).
 Source tests skipped as not concrete:
 * test_measures.py::test_P only prints values (no expected value).
@@ -326,12 +326,27 @@ ACC_RUN = {'0': {'C0_1': .4, 'A0_1': .3, 'C0_2': .2, 'C0_3': .1},
 @pytest.mark.parametrize('measure,expected', [
     ('Accuracy(rel=1)', {'0': 2 / 3, '1': .5 * (2 / 3 + 1 / 3), '2': 1.}),
         pytest.param('Accuracy(rel=2)', {'0': 2 / 3, '1': 0.75}, marks=pytest.mark.xfail(strict=True, reason=
-            "ir_measures gives no value to a topic without a relevant document in the ranking; ours scores it 0"))])
+            "ir_measures gives no value to a topic without a relevant document in the ranking; ours scores it 0 "
+            "unless unanswered=skip (the test below)"))])
 def test_accuracy(measure, expected):
     # test_accuracy.py::test_accuracy — the share of non-relevant retrieved documents each retrieved relevant one
     # precedes; a topic with no relevant document retrieved gets no value
     got = per_query(ACC_QRELS, ACC_RUN, [measure])
     assert {q: v[measure] for q, v in got.items() if v[measure] == v[measure]} == pytest.approx(expected, abs=1e-9)
+
+def test_accuracy_without_a_relevant_document_retrieved():
+    # test_accuracy.py::test_accuracy, Accuracy(rel=2): ir_measures gives topic 2 (nothing of grade 2 retrieved) no value
+    # and averages the other two, 0.708 (its accuracy backend sorts by score, tied documents in the order given)
+    m = 'Accuracy(rel=2,unanswered=skip)'
+    got = per_query(ACC_QRELS, ACC_RUN, [m], ties='stable', queries='qrels')
+    assert {q: v[m] for q, v in got.items() if v[m] == v[m]} == pytest.approx({'0': 2 / 3, '1': 0.75}, abs=1e-12)
+    mean = evaluate(ACC_QRELS, ACC_RUN, [m], ties='stable', queries='qrels')[m]
+    assert (float(mean), mean.n, mean.skipped) == (pytest.approx((2 / 3 + 0.75) / 2, abs=1e-12), 2, 1)
+
+def test_parse_measure_cutoff_and_gains():
+    # test_util.py::test_parse_measure: `@10` overrides cutoff=20; a gains map is one measure whatever its order
+    assert parse_measure('nDCG(dcg="exp-log2", cutoff=20)@10') == parse_measure("nDCG(dcg='exp-log2')@10")
+    assert str(parse_measure('nDCG(gains={1: 2, 0: 1})')) == str(parse_measure('nDCG(gains={0:1,1:2})')) == 'nDCG(gains={0:1,1:2})'
 
 # ------------------------------------------------------------------ test_cwl_eval.py
 # 3 topics, D1..D10 retrieved in that order (scores 4.3 down to 3.3); binary grades; the other documents unjudged

@@ -11,8 +11,8 @@ torchmetrics' conventions and the parameters that match them here:
 * AP with `top_k` divides by the relevant documents found in the top k: `AP(denominator=retrieved)@k`.
 * A query without a relevant document scores 0 by default (`empty_target_action='neg'`): our default too;
   'skip', 'pos' and 'error' are `evaluate(..., empty=...)`.
-* Since 1.8, a document with a score <= 0 counts as not retrieved for precision, recall, AP and RR: the ports
-  drop those documents from the run (`conventions='torchmetrics'` does not: a strict xfail).
+* Since 1.7.4, a document with a score <= 0 counts as not retrieved for precision, recall, AP and RR: the ports
+  drop those documents from the run, and `conventions='torchmetrics'` reads them so (`nonpositive='not_retrieved'`).
 * Tied scores: nDCG averages the gain over tied documents (scikit-learn's rule): `ties='expected'`.
 * `ignore_index` removes the documents whose target equals it: the ports build the inputs without them.
 * `aggregation` ('mean', 'median', 'min', 'max', a callable) summarises the per-query values: the ports apply it
@@ -24,8 +24,7 @@ inputs; 4 x 64 for the graded targets) is evaluated by us and by a small indepen
 same definitions, for every top_k, input kind and aggregation of the source's parameter grids (no DDP, no
 GPU, no dtype runs: those test torch itself).
 
-Counts: 276 cases ported (pytest items; a parametrised case counts once per parameter set): 274 pass, 2 xfail
-(strict).
+Counts: 276 cases ported (pytest items; a parametrised case counts once per parameter set): 276 pass.
 Source tests skipped as not concrete, or testing torch rather than a metric:
 * test_precision_recall_curve.py with adaptive_k=True: its precision is the adaptive P@k of test_precision.py
   (`P(adaptive_k=true)@k`, `test_precision_adaptive_k`).
@@ -51,7 +50,7 @@ from rankmetrics_nb import (evaluate as _evaluate, precision, recall, average_pr
                             QueryMismatchWarning)
 
 # Every evaluation names its tie policy: 'trec'. The seeded scores are distinct within each query (float32, as
-# torch.rand), so every order-by-score policy agrees; torchmetrics' own tie handling is the ties='expected' xfail.
+# torch.rand), so every order-by-score policy agrees; torchmetrics' own tie handling is the preset's ties='expected'.
 evaluate = functools.partial(_evaluate, ties='trec')
 
 # ------------------------------------------------------------------ the seeded inputs (as unittests/retrieval/_inputs.py)
@@ -257,7 +256,7 @@ def test_precision_recall_curve(kind, ignore_index, max_k):
         assert_aggregations({q: v[f'P@{k}'] for q, v in got.items()}, reference(ref_precision, g, k))
         assert_aggregations({q: v[f'R@{k}'] for q, v in got.items()}, reference(ref_recall, g, k))
 
-# ------------------------------------------------------------------ what cannot be reproduced today (strict xfails)
+# ------------------------------------------------------------------ fall-out, AUROC and the empty rules
 @pytest.mark.parametrize('k', [None, 1, 10])
 @pytest.mark.parametrize('kind', ['default', 'no_target'])
 def test_fallout_class_metric(kind, k):
@@ -292,11 +291,9 @@ def test_empty_target_action_error():
     with pytest.raises(EvalInputError):
         evaluate(qrels, run, ['P@4'], empty='error')
 
-@pytest.mark.xfail(strict=True, reason="our empty= policy concerns queries without a relevant document; torchmetrics' FallOut "
-                                       "calls a query without a non-relevant document empty")
 def test_empty_target_action_error_no_negative():
     # helpers.py::_errors_test_class_metric_parameters_no_neg_target (test_fallout.py): "a query with no negative
-    # target" raises with empty_target_action='error'
+    # target" raises with empty_target_action='error': FallOut's empty case is a query without a non-relevant document
     idx, preds, target = make_inputs('all_target')
     qrels, run = as_dicts(idx, preds, target)
     with pytest.raises(EvalInputError):
@@ -351,7 +348,6 @@ def test_all_zero_predictions_with_another_query():
         got = evaluate(qrels, run, ['P@3', 'R', 'AP(denominator=retrieved)', 'RR'], per_query=True, queries='qrels')
     assert got['q0'] == {'P@3': 0.0, 'R': 0.0, 'AP(denominator=retrieved)': 0.0, 'RR': 0.0}
 
-@pytest.mark.xfail(strict=True, reason="conventions='torchmetrics' does not drop the documents scored <= 0 (no parameter says so; the preset notes it)")
 def test_all_zero_predictions_conventions():
     # test_{precision,map,mrr,recall}.py::test_*_all_zero_predictions_returns_zero with the preset instead of dropping
     qrels, run = {'q0': {'a': 1, 'b': 0, 'c': 1}}, {'q0': {'a': 0.0, 'b': 0.0, 'c': 0.0}}
