@@ -95,7 +95,10 @@ def profile(tool, # 'ours', a preset's name (a key of `CONVENTIONS`), or a `Conv
         (mm,), s = apply_conventions([m], None if name == 'ours' else name, [str(m)])
     rule = tool.settings.get('nonpositive') if isinstance(tool, Convention) else None
     rule = rule or ('not retrieved' if m.name in NONPOSITIVE.get(name, ()) else 'ranked')
-    return Profile(s['ties'], s['queries'], s['empty'], rule, mm)
+    if dict(mm.params).get('nonpositive') == 'not_retrieved':     # the measure's own rule for scores ≤ 0: one convention,
+        rule, mm = 'not retrieved', _with_params(mm, {'nonpositive': 'retrieved'})   # applied (and named) once, by the profile
+    empty = s['empty'].get(m.name, s['empty'].get(None)) if isinstance(s['empty'], dict) else s['empty']   # (a rule per measure)
+    return Profile(s['ties'], s['queries'], empty, rule, mm)
 
 # %% ../nbs/16_reconcile.ipynb #52e77d1a
 def _quietly(f, *args, **kw):
