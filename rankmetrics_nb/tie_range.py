@@ -137,8 +137,10 @@ class TieWarning(UserWarning):
 
 # %% ../nbs/10a_tie_range.ipynb #8a496a5c
 def _gaps(b:Batch, measures:list, keys:list, tc:TiedCells=None)->dict:
-    "{key: (rows, best - worst)} of the measures that average over tie orders (the others are not checked)."
-    ms = [(k, m) for k, m in zip(keys, measures) if m.definition.ties == 'expected' and m.definition.needs == 'batch']
+    """{key: (rows, best - worst)} of the measures that average over tie orders (the others are not checked, nor those that
+    count documents scored <= 0 as not retrieved: the reordered batches carry no scores)."""
+    ms = [(k, m) for k, m in zip(keys, measures) if m.definition.ties == 'expected' and m.definition.needs == 'batch'
+          and dict(m.params).get('nonpositive', 'retrieved') == 'retrieved']   # (one that reads the scores is not reordered here)
     if not ms: return {}
     rows, best, worst = tie_orders(b, tc)
     return {k: (rows, m.compute(best) - m.compute(worst)) for k, m in ms} if len(rows) else {}

@@ -66,8 +66,10 @@ class TrecQueries:
     @cached_property
     def codes(self)->np.ndarray:
         "trec_eval's relevance code at each rank: the grade, -1 not in the qrels, -2 negative grade; NaN past the end."
-        c = np.where(self.judged, np.where(self.grades < 0, UNJUDGED, self.grades), NONPOOL)
-        return np.where(np.isnan(self.grades), np.nan, c)
+        c = self.grades.copy()                                 # (masks of bools, one copy of the grades: cheap on large batches)
+        c[self.grades < 0] = UNJUDGED                          # (NaN, the padding, compares False: it stays NaN)
+        c[~self.judged & ~np.isnan(self.grades)] = NONPOOL
+        return c
     @cached_property
     def hit(self)->np.ndarray:
         "Relevant at each rank (code >= level); False past the end."
