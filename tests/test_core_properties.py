@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings, assume, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
 from rankmetrics_nb import REGISTRY, parse_measure, EvalInputError, ndcg, dcg, cumulative_gain
-from rankmetrics_nb import joins, keys
+from rankmetrics_nb import joins
+from joined_three_ways import joined_three_ways
 from rankmetrics_nb.keys import _match, _match_exact, _pair_hash, id_words
 
 QIDS = ['q1', 'q2', 'q10', 'é9']
@@ -138,15 +139,7 @@ def test_judged_ranks_on_mid_sized_runs_equal_the_sorting_path():
             if judged: qrels[f'q{q}'] = {d: int(g) for d, g in zip(judged, rng.integers(-1, 4, len(judged)))}
         if not run or not qrels: continue
         how = dict(ties=['trec', 'double'][trial % 2], depth=[None, 50][trial // 2 % 2], queries=['run', 'qrels'][trial // 4 % 2])
-        keys.BLOCK = 64 if trial % 2 else 1 << 18
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter('ignore', QueryMismatchWarning)
-                fast, arrays = join(qrels, run, **how), join(read_qrels(qrels), read_run(run), **how)
-                joins._COUNT_RANKS = False
-                try: general = join(qrels, run, **how)
-                finally: joins._COUNT_RANKS = True
-        finally: keys.BLOCK = 1 << 18
+        fast, arrays, general = joined_three_ways(qrels, run, small_blocks=bool(trial % 2), **how)
         for b in (fast, arrays):
             for f in BATCH_FIELDS: np.testing.assert_array_equal(getattr(b, f), getattr(general, f), err_msg=f)
             np.testing.assert_array_equal(b.scores, general.scores)

@@ -3,12 +3,11 @@ bisection and counting, depth cuts), and `tie_range` brackets the value under ev
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb import joins
 from rankmetrics_nb.kit import QueryMismatchWarning
 from rankmetrics_nb.joins import join
-from rankmetrics_nb.inputs import read_qrels, read_run
 from rankmetrics_nb.measures import parse_measure
 from rankmetrics_nb.tie_range import tied_cells, tie_range
+from joined_three_ways import joined_three_ways
 
 def seeded(trial:int):
     rng = np.random.default_rng(1000 + trial)
@@ -32,15 +31,7 @@ def test_counted_spans_equal_the_sorted_rankings(trial):
     qrels, run = seeded(trial)
     if not run or not qrels: return
     how = dict(ties=['trec', 'double'][trial % 2], depth=[None, 30][trial // 2 % 2], queries=['run', 'qrels'][trial // 4 % 2])
-    joins._BLOCK = 64 if trial % 2 else 1 << 18
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore', QueryMismatchWarning)
-            fast, arrays = join(qrels, run, **how), join(read_qrels(qrels), read_run(run), **how)
-            joins._COUNT_RANKS = False
-            try: general = join(qrels, run, **how)
-            finally: joins._COUNT_RANKS = True
-    finally: joins._BLOCK = 1 << 18
+    fast, arrays, general = joined_three_ways(qrels, run, small_blocks=bool(trial % 2), **how)
     want = tied_cells(general)
     assert general.tie_spans is None
     for b in (fast, arrays):
