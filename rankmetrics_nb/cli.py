@@ -64,30 +64,37 @@ DEFAULT_MEASURES = ('P@10', 'R@100', 'AP', 'RR', 'nDCG@10')
 
 def _cell(v)->str: return str(v) if isinstance(v, (int, np.integer)) else f'{v:.4f}'
 
+# %% ../nbs/90_cli.ipynb #9cb89a57
 def _table_rows(e:Evaluation, per_query:bool)->list:
     means = e.means()
     if not per_query: return [['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()]
     rows = [[q] + [_cell(v) for v in r.values()] for q, r in e.per_query().items()]
     return [['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]]
 
+# %% ../nbs/90_cli.ipynb #a56ee52f
 def _table(e:Evaluation, per_query:bool)->str: return _aligned(_table_rows(e, per_query))
 
+# %% ../nbs/90_cli.ipynb #9851d832
 def _csv_rows(e:Evaluation, per_query:bool)->list:
     if per_query: return [['qid'] + e.keys] + [[q] + [repr(v) for v in r.values()] for q, r in e.per_query().items()]
     return [['measure', 'value']] + [[k, repr(v if isinstance(v, int) else float(v))] for k, v in e.means().items()]
 
+# %% ../nbs/90_cli.ipynb #a6be9a4c
 def _csv_text(rows:list)->str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator='\n').writerows(rows)
     return buf.getvalue().rstrip('\n')
 
+# %% ../nbs/90_cli.ipynb #20d4b672
 def _csv(e:Evaluation, per_query:bool)->str: return _csv_text(_csv_rows(e, per_query))
 
+# %% ../nbs/90_cli.ipynb #35e39421
 def _trec(e:Evaluation, per_query:bool)->str:
     blocks = list(e.per_query().items()) if per_query else []
     blocks.append(('all', e.means()))
     return '\n'.join(f'{k:<22}\t{q}\t{_cell(v)}' for q, r in blocks for k, v in r.items())
 
+# %% ../nbs/90_cli.ipynb #aacb979c
 def format_evaluation(e:Evaluation, # what `evaluation` returned
                       fmt:str='table', # one of `FORMATS`
                       per_query:bool=False, # also one line (row, object) per query
@@ -131,10 +138,12 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
     if notes: print('\nnote: ' + '\nnote: '.join(notes), file=out)
     return 0
 
+# %% ../nbs/90_cli.ipynb #0884dd39
 class _Parser(argparse.ArgumentParser):
     "argparse's parser whose errors are one line on stderr and status 2, like every other error of the command."
     def error(self, message): self.exit(2, f"rankmetrics: error: {message} ({self.prog} -h lists the options)\n")
 
+# %% ../nbs/90_cli.ipynb #bc514f02
 def _whole(low:int):
     "An argument type: a whole number ≥ `low`."
     def whole(text:str)->int:
@@ -144,6 +153,7 @@ def _whole(low:int):
         return v
     return whole
 
+# %% ../nbs/90_cli.ipynb #67567a00
 def _number(low:float, high:float=None, open_ends:bool=True):
     "An argument type: a finite number above `low` (and below `high`), or from `low` (to `high`) with `open_ends=False`."
     def number(text:str)->float:
@@ -157,15 +167,18 @@ def _number(low:float, high:float=None, open_ends:bool=True):
         return v
     return number
 
+# %% ../nbs/90_cli.ipynb #b74e0ab0
 def _printable(name:str)->str:
     "A name from the command line as it can be printed: bytes that are not UTF-8 (a file name's) escaped as \\xNN."
     return name.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')
 
+# %% ../nbs/90_cli.ipynb #3d990e39
 def _run_names(runs:list)->list:
     "The names runs are shown by: their file names (their paths when two share one), printable."
     names = [Path(r).name for r in runs]
     return [_printable(n) for n in (names if len(set(names)) == len(names) else runs)]
 
+# %% ../nbs/90_cli.ipynb #4add10d9
 def _parser()->argparse.ArgumentParser:
     p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
     sub = p.add_subparsers(dest='command', required=True)
@@ -229,6 +242,7 @@ def _parser()->argparse.ArgumentParser:
     _reconcile_parser(sub)
     return p
 
+# %% ../nbs/90_cli.ipynb #adc5a43e
 COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
 
 def _compare(a, out)->int:
@@ -244,6 +258,7 @@ def _compare(a, out)->int:
     print(dict(table=c.report, latex=c.to_latex, markdown=c.to_markdown, csv=c.to_csv, json=c.to_json)[a.format](), file=out)
     return 0
 
+# %% ../nbs/90_cli.ipynb #c3098e7d
 def _eval(a, out)->int:
     "The `eval` command: evaluate each run (or with --parts one run over the files), print, report what was left out on stderr."
     runs = _eval_runs(a.runs, a.parts)
@@ -266,6 +281,7 @@ def _eval(a, out)->int:
         for line in e.report().splitlines()[1:] + notes[name]: print(f'rankmetrics: note: {which}{line}', file=sys.stderr)
     return 0
 
+# %% ../nbs/90_cli.ipynb #91b369ef
 def _eval_one(a, run, notes:list=None):
     "One run's `Evaluation` for the `eval` command (with Dask, streamed, or in memory); the tie warnings it gives go to `notes`."
     ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
@@ -284,6 +300,7 @@ def _eval_one(a, run, notes:list=None):
     if notes is not None: notes += [str(w.message) for w in caught]
     return e
 
+# %% ../nbs/90_cli.ipynb #1433e12d
 LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
 
 def _leaderboard(a, out)->int:
@@ -293,6 +310,7 @@ def _leaderboard(a, out)->int:
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
     return 0
 
+# %% ../nbs/90_cli.ipynb #308604ad
 def _dask_eval(a, run, ms, kw):
     "`eval` with Dask (a new local cluster of `--workers` processes, or the scheduler at `--scheduler`): a run, or {name: run}."
     try: from distributed import Client
@@ -307,8 +325,10 @@ def _dask_eval(a, run, ms, kw):
     finally:
         if cluster is not None: cluster.close()
 
+# %% ../nbs/90_cli.ipynb #4db42e10
 def _block_bytes(mb:float)->int: return max(1, int(mb * 2**20))    # (at least a byte: scale checks the upper end)
 
+# %% ../nbs/90_cli.ipynb #136fb05c
 def _command(a)->int:
     "Run the parsed command `a`."
     if a.command == 'example':
@@ -322,11 +342,13 @@ def _command(a)->int:
     if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=_block_bytes(a.block_mb)); return 0
     return _summary(a.qrels, dict(zip(_run_names(a.runs), a.runs)), a.ties, a.rel, a.depth, a.queries)
 
+# %% ../nbs/90_cli.ipynb #fd7c8802
 def _quiet_stdout():
     "Point stdout at /dev/null once its reader has gone (`rankmetrics ... | head`), so that the flush at exit says nothing."
     try: os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation): pass
 
+# %% ../nbs/90_cli.ipynb #1a5f8ac1
 def main(argv:list=None, # arguments (default: the command line)
         )->int:
     "Entry point of the `rankmetrics` command: one line on stderr and status 2 for any bad input or argument, never a traceback."
@@ -344,7 +366,6 @@ def main(argv:list=None, # arguments (default: the command line)
     except OSError as e: print(f"rankmetrics: error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
     except KeyboardInterrupt: return 130
     return 2
-
 
 # %% ../nbs/90_cli.ipynb #5ab04cd1
 def _matches(arg:str)->list:

@@ -31,7 +31,7 @@ _TEST_NAMES = dict(t="paired Student's t", wilcoxon='Wilcoxon signed-rank', sign
 _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='randomisation', randomization='randomisation')
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
-
+# %% ../nbs/14a_compare.ipynb #006e185d
 @dataclass
 class Comparison(Tabled):
     "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
@@ -211,6 +211,7 @@ def _run_names(runs)->dict:
     if len(set(names)) < len(names): names = [f'run{i + 1}' for i in range(len(runs))]
     return dict(zip(names, runs))
 
+# %% ../nbs/14a_compare.ipynb #e922ca85
 def _aligned(evals:list, names:list, queries:str)->tuple:
     "(common qids, (runs x queries x measures) values, {run: dropped})."
     common = evals[0].qids
@@ -223,6 +224,7 @@ def _aligned(evals:list, names:list, queries:str)->tuple:
     dropped = {n: int(len(e.qids) - len(common)) for n, e in zip(names, evals)}
     return common, np.stack(vals), dropped
 
+# %% ../nbs/14a_compare.ipynb #b81c33a0
 def _test_columns(test, D, n_resamples, seed):
     "(statistic, p, mc_se, exact, bootstrap means) for the columns of D."
     nan = np.full(D.shape[1], np.nan)
@@ -234,6 +236,7 @@ def _test_columns(test, D, n_resamples, seed):
     tb = bootstrap_means(D, n_resamples, seed)
     return nan, bootstrap_test(D, tb), None, None, tb
 
+# %% ../nbs/14a_compare.ipynb #6e273554
 def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired'):
     "(test, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file is read."
     test = _ALIASES.get(test, test)
@@ -246,6 +249,7 @@ def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk
     if risk_alpha is not None: check_number(risk_alpha, 'risk_alpha', 'how much more a loss weighs', low=0)
     return (test, ci) + check_resampling(n_resamples, seed)
 
+# %% ../nbs/14a_compare.ipynb #1d33b0e5
 def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->dict:
     "The tests of every pair on every measure of `X` (runs x queries x measures, every value defined): arrays (pairs x measures)."
     n, M, P = X.shape[1], X.shape[2], len(pairs)
@@ -271,6 +275,7 @@ def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->d
     shape = lambda v: None if v is None else np.asarray(v, float).reshape(P, M)
     return dict(diff=shape(mean), stat=shape(stat), p=shape(p), se=shape(se), lo=shape(lo), hi=shape(hi), dz=shape(dz), exact=exact)
 
+# %% ../nbs/14a_compare.ipynb #a6b039ac
 def compare_values(values, # per-query values: (runs x queries x measures), the same queries in every run; NaN: no value
                    runs:list, # run names
                    measures:list, # measure names
@@ -319,6 +324,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
     if baseline is not None: _risk(res, X, pairs, undefined, 0.0 if risk_alpha is None else float(risk_alpha))
     return res
 
+# %% ../nbs/14a_compare.ipynb #8dee0ce8
 def _risk(res:Comparison, X, pairs, undefined, ra:float):
     "Set the risk measures of `res` (every pair against its baseline), each measure over the queries with a value in every run."
     Dm = X[[p[1] for p in pairs]] - X[[p[0] for p in pairs]]      # (pairs x queries x measures)
@@ -330,6 +336,7 @@ def _risk(res:Comparison, X, pairs, undefined, ra:float):
         res.urisk[:, m], res.trisk[:, m] = urisk(Dm[:, keep, m].T, 0, ra), trisk(Dm[:, keep, m].T, 0, ra)
         res.georisk[:, m] = georisk(X[:, keep, m], ra)
 
+# %% ../nbs/14a_compare.ipynb #12c98fb4
 def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
             runs, # {name: run} (anything `evaluate` takes), or a list of runs (named by file name)
             measures, # a measure name or a list of them: 'nDCG@10', 'AP', ...

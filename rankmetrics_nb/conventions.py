@@ -28,6 +28,7 @@ def empty_policy_applies(m:Measure, # a parsed measure
     d = m.definition
     return d.summary != 'sum' and (not d.coverage or d.empty_case != 'no_relevant')
 
+# %% ../nbs/09e_conventions.ipynb #04847763
 def has_relevant(b:Batch|SubtopicBatch, # the join
                  m:Measure, # the measure (its `rel`, 1 if it has none)
                 )->np.ndarray:
@@ -36,6 +37,7 @@ def has_relevant(b:Batch|SubtopicBatch, # the join
     rel = dict(m.params).get('rel')
     return b.n_rel_at(1 if rel is None else rel) > 0
 
+# %% ../nbs/09e_conventions.ipynb #cbaa9762
 def is_empty(b:Batch|SubtopicBatch, # the join
              m:Measure, # the measure
             )->np.ndarray:
@@ -44,6 +46,7 @@ def is_empty(b:Batch|SubtopicBatch, # the join
     rel = dict(m.params).get('rel') or 1
     return ~(b.grades < rel).any(axis=1)                      # NaN padding compares False; unjudged documents are non-relevant
 
+# %% ../nbs/09e_conventions.ipynb #5af45369
 def _policies(empty, measures:list)->list:
     "The policy of each measure: `empty` itself, or from a {measure: policy} map (key None: the others), checked."
     out = [empty.get(m.name, empty.get(None)) if isinstance(empty, dict) else empty for m in measures]
@@ -96,6 +99,7 @@ class Convention:
             return tuple(n for n, d in REGISTRY.items() if any(self.covers[1] in f.versions for f in d.trec) and d.needs == 'batch')
         return tuple(self.covers)
 
+# %% ../nbs/09e_conventions.ipynb #762e9368
 _TREC_NOTES = ("the run ordered by score, ties by document id descending; the queries both the qrels and the run hold "
                "(-c adds the others with 0); a query without a relevant document scores 0 and counts")
 _IPREC_9 = ("trec_eval 9 finds a recall level's rank by truncating x·R + 0.9, trec_eval 10 (the registry's IPrec and 11pt_avg) "
@@ -241,6 +245,7 @@ def convention(name:str, # a key of `CONVENTIONS`
     "The preset `name`, or an error listing the presets."
     return CONVENTIONS[check_choice(name, 'conventions', CONVENTIONS)]
 
+# %% ../nbs/09e_conventions.ipynb #de6cfcca
 def _check_measure(c:Convention, m:Measure, key:str):
     "Raise unless the preset `c` covers `m` and can reproduce it."
     if m.name not in c.measures():
@@ -253,6 +258,7 @@ def _check_measure(c:Convention, m:Measure, key:str):
         raise EvalInputError(f"conventions={c.name!r} cannot reproduce {key}: {c.tool} has no cutoff form of {m.name} "
                              f"({', '.join(f.name for f in forms)} read every rank); evaluate it without the preset")
 
+# %% ../nbs/09e_conventions.ipynb #cc67dd97
 def apply_conventions(measures:list, # parsed measures (`Measure`)
                       conventions:str=None, # a key of `CONVENTIONS`, or None
                       keys:list=None, # the names as the caller wrote them, for error messages

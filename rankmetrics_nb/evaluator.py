@@ -77,13 +77,14 @@ class PerQueryValues(Tabled):
         return (qids, np.array(d['values'], float).reshape(len(qids), len(d['keys'])), [parse_measure(m) for m in d['measures']],
                 [text(d['missing_from_run']), text(d['missing_from_qrels'])])
 
+# %% ../nbs/10_evaluate.ipynb #b99d1253
 def _kinds(base:type)->dict:
     "{name: class} of the subclasses of `base`, at any depth."
     out = {}
     for k in base.__subclasses__(): out |= {k.__name__: k} | _kinds(k)
     return out
 
-
+# %% ../nbs/10_evaluate.ipynb #2ca857c4
 @dataclass(eq=False)
 class _JoinRecord:
     "What an `Evaluation` read back from JSON keeps of its join (its `batch`): the queries left out, the settings, the report."
@@ -94,6 +95,7 @@ class _JoinRecord:
     text: str
     def report(self)->str: return self.text
 
+# %% ../nbs/10_evaluate.ipynb #a69c933a
 @dataclass(eq=False)
 class Evaluation(PerQueryValues):
     "Per-query values of several measures on one joined run, with their summaries and what was left out."
@@ -154,6 +156,7 @@ def _keyed(measures)->tuple:
     if not keys: raise EvalInputError("no measures given; name at least one, e.g. ['nDCG@10', 'AP']")
     return [str(k) if isinstance(k, Measure) or is_tool_measure(k) else k for k in keys], [parse_measure(k) for k in keys]
 
+# %% ../nbs/10_evaluate.ipynb #37cfd44f
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."
     for m in parsed: m.check_evaluable()
@@ -164,6 +167,7 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     raise EvalInputError(f"diversity measures ({', '.join(div)}) read subtopic qrels, the others one grade per document: "
                          "evaluate them in separate calls")
 
+# %% ../nbs/10_evaluate.ipynb #c54c0f32
 def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
                run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
                measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
@@ -186,6 +190,7 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
     if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e
 
+# %% ../nbs/10_evaluate.ipynb #92062186
 def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
              measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...

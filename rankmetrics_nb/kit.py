@@ -54,6 +54,7 @@ def plural(n:int, # how many
     "`n` and the right noun: '1 query', '3 queries'."
     return f"{n} {one if n == 1 else many}"
 
+# %% ../nbs/00_kit.ipynb #6d5d926f
 def evaluated_report(n:int, # queries evaluated
                      in_run:int, # of them, queries the run holds
                      n_ret:int, # documents ranked
@@ -71,6 +72,7 @@ def evaluated_report(n:int, # queries evaluated
         if len(ids): lines.append(f"{plural(len(ids), 'query', 'queries')} {what}: {preview(ids)}")
     return '\n'.join(lines)
 
+# %% ../nbs/00_kit.ipynb #fb2585f4
 def preview(ids, # the ids to list
             n:int=5, # how many to show
            )->str:
@@ -89,6 +91,7 @@ class _CellMatrix:
         return b.__dict__[self.name]
     def __set__(self, b, value): b.__dict__[self.name] = value
 
+# %% ../nbs/00_kit.ipynb #e2b61d9f
 @dataclass(eq=False)
 class Batch:
     "Rank-ordered grades of many queries, joined to their judgements: what every metric reads."
@@ -172,6 +175,7 @@ def _log_factorials(n:int)->np.ndarray:
     "log(i!) for i = 0..n."
     return np.r_[0.0, np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))]
 
+# %% ../nbs/00_kit.ipynb #c27e11be
 @dataclass(eq=False)
 class TieGroups:
     "Where the tie groups of a `ties='expected'` batch lie: each rank's group, its size, the ranks above it, the rank's place in it."
@@ -228,6 +232,7 @@ class TieGroups:
         out[at] = r * np.exp(lf[n - j] + lf[n - r] - lf[n] - lf[rest])   # C(n-j, r-1) / C(n, r)
         return out
 
+# %% ../nbs/00_kit.ipynb #d54a7874
 def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
               )->TieGroups|None:
     "The tie groups of a batch joined with ties='expected' (the metric returns its expected value), else None."
@@ -237,6 +242,7 @@ def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
         cached = labels.__dict__['_tie_layout'] = TieGroups(labels.tie_groups)
     return cached
 
+# %% ../nbs/00_kit.ipynb #e6ee4fb1
 def refuse_expected(labels, # what a metric was given
                     what:str, # the metric (and setting) that cannot average over orders
                     why:str, # the reason, for the message
@@ -336,11 +342,13 @@ def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D arra
         raise EvalInputError(f"labels row {r}: NaN at rank {c + 1} is followed by a grade; NaN may only pad the end of a list")
     return m, single
 
+# %% ../nbs/00_kit.ipynb #b5fe2143
 def judged_cells(labels, # what a metric was given
                 )->tuple|None:
     "A batch's judged cells (rows, ranks from 0, grades; row by row in rank order) when it carries them and no tie groups; else None."
     return labels.cells if isinstance(labels, Batch) and labels.cells is not None and labels.tie_groups is None else None
 
+# %% ../nbs/00_kit.ipynb #66f9c790
 def cells_or_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                    )->tuple:
     """What a metric reads, as `(cells, m, shape, single)`: the `judged_cells` when there are any such, with `m` None (the
@@ -402,11 +410,13 @@ def safe_ratio(num, # numerators
     num, den = np.broadcast_arrays(np.asarray(num, np.float64), np.asarray(den, np.float64))
     return np.divide(num, den, out=np.full(num.shape, fill), where=den != 0)
 
+# %% ../nbs/00_kit.ipynb #88b9859e
 def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
                  )->tuple:
     "The True cells of `mask`, row by row in rank order, as (rows, ranks from 0): the cells a sparse sum adds."
     return np.divmod(np.flatnonzero(mask), max(mask.shape[1], 1))
 
+# %% ../nbs/00_kit.ipynb #42b9c32a
 def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`, or None
               m:np.ndarray|None, # else the grade matrix
               rel:float, # the lowest grade counted as relevant (> 0)
@@ -417,6 +427,7 @@ def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`,
     hit = g >= rel
     return rows[hit], cols[hit]
 
+# %% ../nbs/00_kit.ipynb #52881edd
 def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, the values of its nonzero cells, row by row in rank order
                       rows:np.ndarray=None, # each listed value's row (ascending), when `x` lists cells; the cells not listed hold 0
                       n:int=None, # the number of rows, when `x` lists cells

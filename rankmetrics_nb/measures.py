@@ -134,6 +134,7 @@ class Measure:
         if params.pop('judged_only', False): batch = judged_only(batch)
         return np.asarray(d.compute(batch, self.k, **params), np.float64)
 
+# %% ../nbs/09d_measures.ipynb #c57077f8
 _CUTOFF_RULES = ('optional', 'required', 'none')
 GM_FLOOR = 1e-5     # trec_eval's floor under a geometric mean's values (gm_map, gm_bpref)
 

@@ -41,6 +41,7 @@ def _cells(m:np.ndarray)->tuple:
 # %% ../nbs/08b_trec_measures.ipynb #212ff21e
 NONPOOL, UNJUDGED = -1, -2      # trec_eval's codes: not in the qrels; in the qrels with a negative grade
 
+# %% ../nbs/08b_trec_measures.ipynb #ce2a10fb
 @dataclass(eq=False)
 class TrecQueries:
     "What every trec_eval measure reads: one row per evaluated query, documents in trec_eval's rank order."

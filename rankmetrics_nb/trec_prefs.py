@@ -33,6 +33,7 @@ class Prefs:
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"Prefs({len(self)} lines from {self.source})"
 
+# %% ../nbs/08c_trec_prefs.ipynb #46ab7be7
 def read_prefs(src, # a `prefs` file (plain or gzip), `Prefs`, or rows `(qid, jg, jsg, docno, level)`
                rel_format:str='prefs', # 'prefs': `qid jg jsg docno level`; 'qrels_prefs': a qrels file, `iter` as the group, one subgroup
               )->Prefs:
@@ -92,6 +93,7 @@ def _run_ranks(rq, rd, score, nd, depth, source, name=str):
     s = np.argsort(key)
     return key[s], pos[s]
 
+# %% ../nbs/08c_trec_prefs.ipynb #63522592
 def _pairs_within(groups, level):
     "(a, b): every pair of rows in the same group with level[a] > level[b]; rows sorted by group then level descending."
     if len(groups) == 0: return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -104,8 +106,10 @@ def _pairs_within(groups, level):
     owner, pos = _expand(l_end, g_end - l_end)
     return o[owner], o[pos]
 
+# %% ../nbs/08c_trec_prefs.ipynb #f66bdb56
 _CELLS = 1 << 24     # matrix cells per batch of the closure (64 MB of float32)
 
+# %% ../nbs/08c_trec_prefs.ipynb #feadb7c8
 def _closure(g_of_item, local, a, b, grp_of_pair, name=str):
     """All preferences implied by transitivity within each group: pairs (a, b) of items, as the transitive closure per group.
     Items are numbered by group (`local`: the number within the group); `name(group)` says which group holds a cycle."""
@@ -147,6 +151,7 @@ class PrefCounts:
         return f"PrefCounts({plural(len(self), 'query', 'queries')}, {plural(len(self.jg_query), 'judgement group', 'judgement groups')}, " \
                f"{plural(len(self.pair_a), 'preference', 'preferences')})"
 
+# %% ../nbs/08c_trec_prefs.ipynb #374ee1e7
 def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
                 run, # a run: anything `inputs.read_run` accepts
                 rel_format:str='prefs', # 'prefs' or 'qrels_prefs' (how a file is read)
@@ -244,6 +249,7 @@ def _per_group(c:PrefCounts, mask)->np.ndarray:
     "How many of the preferences in `mask` (one bool per preference) each judgement group has."
     return np.bincount(c.pair_g[mask], minlength=len(c.jg_query)).astype(np.float64)
 
+# %% ../nbs/08c_trec_prefs.ipynb #a6e74eab
 def _categories(c:PrefCounts)->dict:
     "Per group: fulfilled and possible preferences among the retrieved (`ret`), with one retrieved (`imp`), and neither (`none`)."
     ra, rb, njr = c.pair_ra, c.pair_rb, c.pair_njr
@@ -251,17 +257,21 @@ def _categories(c:PrefCounts)->dict:
     return dict(ful_ret=_per_group(c, both & (ra < rb)), poss_ret=_per_group(c, both), ful_imp=_per_group(c, one & (ra < njr)),
                 poss_imp=_per_group(c, one), poss_none=_per_group(c, ~both & ~one))
 
+# %% ../nbs/08c_trec_prefs.ipynb #9f41ebf9
 def _group_items(c:PrefCounts, mask)->np.ndarray:
     return np.bincount(c.item_g, weights=mask.astype(np.float64), minlength=len(c.jg_query))
 
+# %% ../nbs/08c_trec_prefs.ipynb #f2cd6725
 def _by_query(c:PrefCounts, per_group)->np.ndarray:
     return np.bincount(c.jg_query, weights=per_group, minlength=len(c.qids))
 
+# %% ../nbs/08c_trec_prefs.ipynb #34fabf1e
 def _ratio(n, d)->np.ndarray:
     "n/d where d > 0, else 0 (trec_eval leaves a measure at 0 when nothing is possible)."
     n, d = np.asarray(n, np.float64), np.asarray(d, np.float64)
     return np.divide(n, d, out=np.zeros(len(d)), where=d > 0)
 
+# %% ../nbs/08c_trec_prefs.ipynb #55e737cb
 def _avg_groups(c:PrefCounts, ratios)->np.ndarray:
     "The per-group `ratios` summed per query (group order) and divided by the query's groups; 0 unless the sum is above 0."
     s = _by_query(c, ratios)
@@ -269,6 +279,7 @@ def _avg_groups(c:PrefCounts, ratios)->np.ndarray:
     with np.errstate(invalid='ignore'):
         return np.where(s > 0, s / np.maximum(n, 1), 0.0)
 
+# %% ../nbs/08c_trec_prefs.ipynb #c7d17197
 def _counts(c:PrefCounts)->dict:
     "The per-group counts the measures read (cached on `c`)."
     if getattr(c, '_cache', None) is None:
@@ -329,6 +340,7 @@ def _pair_table(c:PrefCounts)->tuple:
     c._pairs = kq, share, khi < njr, (klo < njr) & (khi >= njr)
     return c._pairs
 
+# %% ../nbs/08c_trec_prefs.ipynb #b6867825
 def prefs_pair(c:PrefCounts, kind:str='all')->np.ndarray:
     "The share of the groups' preferences each document pair fulfils, averaged over the pairs some group judged."
     kq, share, ret, imp = _pair_table(c)
@@ -347,6 +359,7 @@ def _rank_in(groups, r, mask):
     out[o] = np.arange(len(o)) - np.repeat(st[:-1], np.diff(st))
     return out
 
+# %% ../nbs/08c_trec_prefs.ipynb #50ed9b28
 def prefs_avgjg_Rnonrel(c:PrefCounts, retrieved_only:bool=False)->np.ndarray:
     "`prefs_avgjg` with each group's non-relevant documents made as many as its relevant ones (`retrieved_only`: among the retrieved)."
     k, G = _counts(c), len(c.jg_query)
