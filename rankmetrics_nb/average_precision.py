@@ -5,7 +5,7 @@
 # %% ../nbs/04_average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
-from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, cells_or_matrix, top_k,
+from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, cells_or_matrix,
                                 as_result, query_mean, safe_ratio, sum_in_rank_order, hit_cells, tie_groups, item_weights)
 
 # %% auto #0

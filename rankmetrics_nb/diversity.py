@@ -6,7 +6,7 @@
 from __future__ import annotations
 from itertools import chain, permutations
 import numpy as np
-from .kit import (EvalInputError, SubtopicBatch, check_rel, check_k, check_number, check_choice, as_result,
+from .kit import (EvalInputError, SubtopicBatch, check_k, check_number, check_choice, as_result,
                                 safe_ratio, item_weights)
 
 # %% auto #0

@@ -91,9 +91,37 @@ class _CellMatrix:
         return b.__dict__[self.name]
     def __set__(self, b, value): b.__dict__[self.name] = value
 
+# %% ../nbs/00_kit.ipynb #5df65667
+class _RankedCells:
+    "A `Batch`'s run laid out as its matrices, on first use: scores, tie flags, run rows and document ids at each rank."
+    # Laid out on first use: most metrics read only `grades` and `judged`.
+    @cached_property
+    def scores(self)->np.ndarray:
+        "(q, depth) the run's scores in rank order, NaN padding."
+        return self._need_ranking().lay(self.ranking.score[self.ranking.order], np.nan)
+
+    @cached_property
+    def tied(self)->np.ndarray:
+        "(q, depth) whether the document's score ties with the one above it under the tie policy."
+        return self._need_ranking().lay(self.ranking.tied, False)
+
+    @cached_property
+    def doc_index(self)->np.ndarray:
+        "(q, depth) the run row of the document at each rank, -1 for padding."
+        return self._need_ranking().lay(self.ranking.order.copy(), -1)
+
+    def _need_ranking(self)->Ranking:
+        if self.ranking is None: raise EvalInputError("this batch was built without its run's ranking (scores, ties and ids are unknown)")
+        return self.ranking
+
+    def docnos(self)->np.ndarray:
+        "Document ids in rank order (queries × depth, '' for padding)."
+        r = self._need_ranking()
+        return decode_ids(np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b''))
+
 # %% ../nbs/00_kit.ipynb #e2b61d9f
 @dataclass(eq=False)
-class Batch:
+class Batch(_RankedCells):
     "Rank-ordered grades of many queries, joined to their judgements: what every metric reads."
     qids: np.ndarray # (q,) query ids, sorted
     grades: np.ndarray = _CellMatrix() # (q, depth) grade of the document at each rank; 0 for an unjudged document; NaN after the last document
@@ -140,30 +168,10 @@ class Batch:
         "The ranks of the matrices: their width, or for a batch of cells not yet laid out, the longest query's `n_ret`."
         if self.__dict__['grades'] is None: return int(self.n_ret.max(initial=0))
         return self.grades.shape[1]
-    # Laid out on first use: most metrics read only `grades` and `judged`.
-    @cached_property
-    def scores(self)->np.ndarray:
-        "(q, depth) the run's scores in rank order, NaN padding."
-        return self._need_ranking().lay(self.ranking.score[self.ranking.order], np.nan)
-    @cached_property
-    def tied(self)->np.ndarray:
-        "(q, depth) whether the document's score ties with the one above it under the tie policy."
-        return self._need_ranking().lay(self.ranking.tied, False)
-    @cached_property
-    def doc_index(self)->np.ndarray:
-        "(q, depth) the run row of the document at each rank, -1 for padding."
-        return self._need_ranking().lay(self.ranking.order.copy(), -1)
-    def _need_ranking(self)->Ranking:
-        if self.ranking is None: raise EvalInputError("this batch was built without its run's ranking (scores, ties and ids are unknown)")
-        return self.ranking
     def n_rel_at(self, rel, # the lowest grade counted as relevant
                 )->np.ndarray:
         "Judged documents with grade ≥ `rel`, per query."
         return (self.ideal >= rel).sum(axis=1)
-    def docnos(self)->np.ndarray:
-        "Document ids in rank order (queries × depth, '' for padding)."
-        r = self._need_ranking()
-        return decode_ids(np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b''))
     def report(self)->str:
         "What was evaluated and what was left out."
         return evaluated_report(len(self), self.in_run.sum(), int(self.n_ret.sum()), self.ties, self.queries,

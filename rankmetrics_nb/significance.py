@@ -4,11 +4,10 @@
 
 # %% ../nbs/14_significance.ipynb #f6713737
 from __future__ import annotations
-import math, json, warnings
-from dataclasses import dataclass, field
+import math
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, is_real
+from .kit import EvalInputError, is_real
 
 # %% auto #0
 __all__ = ['WILCOXON_EXACT_MAX', 'WILCOXON_PERMUTATION_MAX', 'RANDOMISATION_EXACT_MAX', 'BOOTSTRAP_BATCH', 'CORRECTIONS',

@@ -151,6 +151,39 @@ class PrefCounts:
         return f"PrefCounts({plural(len(self), 'query', 'queries')}, {plural(len(self.jg_query), 'judgement group', 'judgement groups')}, " \
                f"{plural(len(self.pair_a), 'preference', 'preferences')})"
 
+# %% ../nbs/08c_trec_prefs.ipynb #1f1b47e8
+def _judged_ranks(rkey, # the run's (query, document) keys, sorted
+                  rpos, # their places in the run
+                  line_key, # each judgement line's (query, document) key: query · nd + document
+                  nd:int, # the number of document codes
+                  nq:int, # the number of queries
+                 )->tuple:
+    """The judged documents of each query numbered among the judged, retrieved ones first in run order, then by document:
+    (their keys, each line's document, their numbers, per query the judged documents retrieved and judged)."""
+    dkey, line_doc = np.unique(line_key, return_inverse=True)
+    dq = dkey // max(nd, 1)
+    at = np.clip(np.searchsorted(rkey, dkey), 0, max(len(rkey) - 1, 0))
+    hit = (rkey[at] == dkey) if len(rkey) else np.zeros(len(dkey), bool)
+    runpos = np.where(hit, rpos[at] if len(rkey) else 0, np.iinfo(np.int64).max)
+    o = np.lexsort((dkey % max(nd, 1), runpos, dq))
+    ds = _starts(dq[o])
+    drank = np.empty(len(dkey), np.int64)
+    drank[o] = np.arange(len(o)) - np.repeat(ds[:-1], np.diff(ds))
+    return dkey, line_doc, drank, np.bincount(dq[hit], minlength=nq), np.bincount(dq, minlength=nq)
+
+# %% ../nbs/08c_trec_prefs.ipynb #a9559dcf
+def _check_one_level(two:np.ndarray, # per line: the line's document has another level in its subgroup
+                     line:np.ndarray, # each such line's row among the kept judgement lines
+                     P, # the judgements read
+                     kp:np.ndarray, # the kept judgement lines
+                     line_qid:np.ndarray, # each kept line's query id
+                    ):
+    "An error naming the first document with two different levels in one judgement subgroup, if there is one."
+    if two.any():
+        i = line[np.flatnonzero(two)[0]]
+        raise EvalInputError(f"{P.source}: document {P.docno[kp][i].decode('utf-8', 'replace')!r} has two different levels in one "
+                             f"judgement subgroup (query {line_qid[i].decode('utf-8', 'replace')})")
+
 # %% ../nbs/08c_trec_prefs.ipynb #374ee1e7
 def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
                 run, # a run: anything `inputs.read_run` accepts
@@ -172,17 +205,7 @@ def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
     doc = lambda k: str(text(np.unique(np.concatenate([P.docno[kp], R.docno[kr]])))[k])       # for messages only
     rkey, rpos = _run_ranks(rq, rd, R.score[kr], max(nd, 1), depth, R.source,
                             lambda k: f"document {doc(k % max(nd, 1))!r} of query {str(text(qids)[k // max(nd, 1)])!r}")
-    dkey, line_doc = np.unique(pq * nd + pd, return_inverse=True)
-    dq = dkey // max(nd, 1)
-    at = np.clip(np.searchsorted(rkey, dkey), 0, max(len(rkey) - 1, 0))
-    hit = (rkey[at] == dkey) if len(rkey) else np.zeros(len(dkey), bool)
-    runpos = np.where(hit, rpos[at] if len(rkey) else 0, np.iinfo(np.int64).max)
-    o = np.lexsort((dkey % max(nd, 1), runpos, dq))
-    ds = _starts(dq[o])
-    drank = np.empty(len(dkey), np.int64)
-    drank[o] = np.arange(len(o)) - np.repeat(ds[:-1], np.diff(ds))
-    njr = np.bincount(dq[hit], minlength=nq)
-    n_judged = np.bincount(dq, minlength=nq)
+    dkey, line_doc, drank, njr, n_judged = _judged_ranks(rkey, rpos, pq * nd + pd, nd, nq)
     r_line = drank[line_doc]
     # judgement groups; a group with more than one subgroup holds a partial order (closed under transitivity)
     (jgc, jsgc), njg = _codes(P.jg[kp], P.jsg[kp])
@@ -211,10 +234,7 @@ def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
     # the preferences: every pair of items of different levels within one group (one-subgroup groups) ...
     eo = ec_lines[np.lexsort((L[ec_lines], r_line[ec_lines], line_g[ec_lines]))]
     same = (line_g[eo[1:]] == line_g[eo[:-1]]) & (r_line[eo[1:]] == r_line[eo[:-1]])
-    if (same & (L[eo[1:]] != L[eo[:-1]])).any():                  # one document at two levels of one subgroup
-        i = eo[1:][np.flatnonzero(same & (L[eo[1:]] != L[eo[:-1]]))[0]]
-        raise EvalInputError(f"{P.source}: document {P.docno[kp][i].decode('utf-8', 'replace')!r} has two different levels in one "
-                             f"judgement subgroup (query {qids[pq[i]].decode('utf-8', 'replace')})")
+    _check_one_level(same & (L[eo[1:]] != L[eo[:-1]]), eo[1:], P, kp, qids[pq])
     # ... and, in partial-order groups, within each subgroup, then closed under transitivity
     zero = np.zeros(len(pkey), np.int8); pos = np.zeros(len(pkey), np.int8)
     np.logical_or.at(zero, pa_item_of_line, L[pa_lines] == 0); np.logical_or.at(pos, pa_item_of_line, L[pa_lines] > 0)
