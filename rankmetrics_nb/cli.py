@@ -178,13 +178,25 @@ def _run_names(runs:list)->list:
     names = [Path(r).name for r in runs]
     return [_printable(n) for n in (names if len(set(names)) == len(names) else runs)]
 
-# %% ../nbs/90_cli.ipynb #4add10d9
-def _parser()->argparse.ArgumentParser:
-    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
-    sub = p.add_subparsers(dest='command', required=True)
-    sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
+# %% ../nbs/90_cli.ipynb #6e7b5902
+def _join_options(q:argparse.ArgumentParser):
+    "The options of the join that `summary` and `eval` share: tie policy, depth and which queries are rows."
+    q.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
+    q.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
+    q.add_argument('--queries', choices=['run', 'qrels'], default='run', help="rows: 'run' (default) or 'qrels' (trec_eval -c)")
+
+# %% ../nbs/90_cli.ipynb #410486ce
+def _summary_parser(sub)->argparse.ArgumentParser:
+    "The `summary` subcommand's arguments."
     s = sub.add_parser('summary', help='summarise runs against qrels (TREC files, plain or gzip)')
     s.add_argument('qrels'); s.add_argument('runs', nargs='+')
+    _join_options(s)
+    s.add_argument('--rel', type=_whole(1), default=1, help='lowest relevant grade (default: 1)')
+    return s
+
+# %% ../nbs/90_cli.ipynb #b2115c49
+def _eval_parser(sub)->argparse.ArgumentParser:
+    "The `eval` subcommand's arguments."
     e = sub.add_parser('eval', help='evaluate runs with named measures (nDCG@10, AP, P(rel=2)@5, ...)')
     e.add_argument('qrels'); e.add_argument('runs', nargs='+', metavar='RUN', help='run files (or globs): each is a run of its own')
     e.add_argument('--parts', action='store_true', help='the RUN files (or globs) are parts of ONE run, evaluated together')
@@ -196,9 +208,24 @@ def _parser()->argparse.ArgumentParser:
     e.add_argument('--presort', action='store_true', help='with --block-mb: group the run by query first (temporary files)')
     e.add_argument('--workers', type=_whole(1), default=None, help='evaluate with Dask on N local worker processes')
     e.add_argument('--scheduler', default=None, metavar='ADDRESS', help='evaluate with Dask on the distributed scheduler at ADDRESS')
-    r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
-    r.add_argument('input'); r.add_argument('output')
-    r.add_argument('--block-mb', type=_number(0), default=64, help='memory bound in MB (default: 64)')
+    _join_options(e)
+    e.set_defaults(ties=None, queries=None)      # eval: None lets --conventions choose (else trec, run)
+    e.add_argument('--empty', choices=list(EMPTY_POLICIES), default=None,
+                   help="queries without a relevant document: neg (0), pos (1), skip (left out of the mean) or error; default: each measure's own value")
+    e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
+                   help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
+    e.add_argument('--store', metavar='DB', help='also record the per-query values in this results store (SQLite; created if absent)')
+    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
+    e.add_argument('--name', help='with --store: the run name (default: the run file name)')
+    e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
+    e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
+                   help='note when tied scores could move a value by more than this (default: 0.01)')
+    e.add_argument('--metadata', action='store_true', help='start the output with an ir_metadata-style header: conventions, version, digests')
+    return e
+
+# %% ../nbs/90_cli.ipynb #cfad4720
+def _compare_parser(sub)->argparse.ArgumentParser:
+    "The `compare` subcommand's arguments."
     c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
     c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
@@ -215,30 +242,32 @@ def _parser()->argparse.ArgumentParser:
     c.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
     c.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
     c.add_argument('--format', choices=COMPARE_FORMATS, default='table', help='output format (default: table)')
+    return c
+
+# %% ../nbs/90_cli.ipynb #55add8ef
+def _leaderboard_parser(sub)->argparse.ArgumentParser:
+    "The `leaderboard` subcommand's arguments."
     lb = sub.add_parser('leaderboard', help='the means of the runs kept in a results store (eval --store), read without evaluating')
     lb.add_argument('store'); lb.add_argument('--collection', dest='collections', action='extend', nargs='+', help='only these collections')
     lb.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='these measures (default: all stored)')
     lb.add_argument('--format', choices=LEADERBOARD_FORMATS, default='table', help='output format (default: table)')
     lb.add_argument('--no-verify', action='store_true', help='do not check that the stored runs and qrels files are unchanged')
+    return lb
+
+# %% ../nbs/90_cli.ipynb #4add10d9
+def _parser()->argparse.ArgumentParser:
+    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
+    sub = p.add_subparsers(dest='command', required=True)
+    sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
+    _summary_parser(sub)
+    _eval_parser(sub)
+    r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
+    r.add_argument('input'); r.add_argument('output')
+    r.add_argument('--block-mb', type=_number(0), default=64, help='memory bound in MB (default: 64)')
+    _compare_parser(sub)
+    _leaderboard_parser(sub)
     _power_parser(sub)
     sub.add_parser('trec_eval', help="trec_eval's command line, output byte for byte (rankmetrics trec_eval -h)", add_help=False)
-    for q in (s, e):
-        q.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
-        q.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
-        q.add_argument('--queries', choices=['run', 'qrels'], default='run', help="rows: 'run' (default) or 'qrels' (trec_eval -c)")
-    s.add_argument('--rel', type=_whole(1), default=1, help='lowest relevant grade (default: 1)')
-    e.set_defaults(ties=None, queries=None)      # eval: None lets --conventions choose (else trec, run)
-    e.add_argument('--empty', choices=list(EMPTY_POLICIES), default=None,
-                   help="queries without a relevant document: neg (0), pos (1), skip (left out of the mean) or error; default: each measure's own value")
-    e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
-                   help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
-    e.add_argument('--store', metavar='DB', help='also record the per-query values in this results store (SQLite; created if absent)')
-    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
-    e.add_argument('--name', help='with --store: the run name (default: the run file name)')
-    e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
-    e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
-                   help='note when tied scores could move a value by more than this (default: 0.01)')
-    e.add_argument('--metadata', action='store_true', help='start the output with an ir_metadata-style header: conventions, version, digests')
     _reconcile_parser(sub)
     return p
 

@@ -184,6 +184,35 @@ def _check_one_level(two:np.ndarray, # per line: the line's document has another
         raise EvalInputError(f"{P.source}: document {P.docno[kp][i].decode('utf-8', 'replace')!r} has two different levels in one "
                              f"judgement subgroup (query {line_qid[i].decode('utf-8', 'replace')})")
 
+# %% ../nbs/08c_trec_prefs.ipynb #3ba497a3
+def _judgement_groups(jg:np.ndarray, # each judgement line's group
+                      jsg:np.ndarray, # and subgroup
+                      pq:np.ndarray, # and query number
+                     )->tuple:
+    """(each line's subgroup code, the number of codes, the groups' keys, each line's group, each group's query, whether
+    each group holds a partial order: more than one subgroup)."""
+    (jgc, jsgc), njg = _codes(jg, jsg)
+    gkey, line_g = np.unique(pq * njg + jgc, return_inverse=True)
+    n_sub = np.bincount(np.unique(line_g * njg + jsgc) // max(njg, 1), minlength=len(gkey))
+    return jsgc, njg, gkey, line_g, gkey // max(njg, 1), n_sub > 1
+
+# %% ../nbs/08c_trec_prefs.ipynb #58c687bb
+def _check_zero_or_above(level:np.ndarray, # the level of each line of the partial-order groups
+                         item_of_line:np.ndarray, # each such line's item (group, document)
+                         n_items:int, # the number of items
+                         P, # the judgements read
+                         kp:np.ndarray, # the kept judgement lines
+                         last:np.ndarray, # each item's last line, among the kept lines
+                         item_qid, # a function: an item's query id
+                        ):
+    "An error naming the first document with both level 0 and a level above 0 in one judgement group, if there is one."
+    zero = np.zeros(n_items, np.int8); pos = np.zeros(n_items, np.int8)
+    np.logical_or.at(zero, item_of_line, level == 0); np.logical_or.at(pos, item_of_line, level > 0)
+    if (zero.astype(bool) & pos.astype(bool)).any():
+        k = np.flatnonzero(zero.astype(bool) & pos.astype(bool))[0]
+        raise EvalInputError(f"{P.source}: document {P.docno[kp][last[k]].decode('utf-8', 'replace')!r} has both level 0 and a level "
+                             f"above 0 in one judgement group (query {item_qid(k).decode('utf-8', 'replace')})")
+
 # %% ../nbs/08c_trec_prefs.ipynb #374ee1e7
 def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
                 run, # a run: anything `inputs.read_run` accepts
@@ -208,11 +237,7 @@ def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
     dkey, line_doc, drank, njr, n_judged = _judged_ranks(rkey, rpos, pq * nd + pd, nd, nq)
     r_line = drank[line_doc]
     # judgement groups; a group with more than one subgroup holds a partial order (closed under transitivity)
-    (jgc, jsgc), njg = _codes(P.jg[kp], P.jsg[kp])
-    gkey, line_g = np.unique(pq * njg + jgc, return_inverse=True)
-    jg_query = gkey // max(njg, 1)
-    n_sub = np.bincount(np.unique(line_g * njg + jsgc) // max(njg, 1), minlength=len(gkey))
-    partial = n_sub > 1
+    jsgc, njg, gkey, line_g, jg_query, partial = _judgement_groups(P.jg[kp], P.jsg[kp], pq)
     ec = ~partial[line_g]
     # items: a line of a one-subgroup group; a (group, document) of a partial-order group
     ec_lines = np.flatnonzero(ec)
@@ -236,12 +261,7 @@ def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
     same = (line_g[eo[1:]] == line_g[eo[:-1]]) & (r_line[eo[1:]] == r_line[eo[:-1]])
     _check_one_level(same & (L[eo[1:]] != L[eo[:-1]]), eo[1:], P, kp, qids[pq])
     # ... and, in partial-order groups, within each subgroup, then closed under transitivity
-    zero = np.zeros(len(pkey), np.int8); pos = np.zeros(len(pkey), np.int8)
-    np.logical_or.at(zero, pa_item_of_line, L[pa_lines] == 0); np.logical_or.at(pos, pa_item_of_line, L[pa_lines] > 0)
-    if (zero.astype(bool) & pos.astype(bool)).any():
-        k = np.flatnonzero(zero.astype(bool) & pos.astype(bool))[0]
-        raise EvalInputError(f"{P.source}: document {P.docno[kp][last[k]].decode('utf-8', 'replace')!r} has both level 0 and a level "
-                             f"above 0 in one judgement group (query {qids[jg_query[pa_g[k]]].decode('utf-8', 'replace')})")
+    _check_zero_or_above(L[pa_lines], pa_item_of_line, len(pkey), P, kp, last, lambda k: qids[jg_query[pa_g[k]]])
     sub = line_g[pa_lines] * njg + jsgc[pa_lines]
     da, db = _pairs_within(sub, L[pa_lines])
     ia, ib = pa_item_of_line[da], pa_item_of_line[db]
