@@ -102,11 +102,12 @@ _MOVED = {m: ns.split() for m, ns in {
 # %% ../nbs/99_api.ipynb #1ba7ccff
 def __getattr__(name:str):
     "A name the package exported before and now leaves to its module: that object, with a `DeprecationWarning` naming the module"
-    import importlib, warnings
+    import importlib, sys, warnings
     module = next((m for m, ns in _MOVED.items() if name in ns), None)
     if module is None: raise AttributeError(f"module 'rankmetrics_nb' has no attribute {name!r}")
     own = name.removeprefix('DCG_').removeprefix('ERR_') if name in ('DCG_PRESETS', 'ERR_PRESETS') else name
-    warnings.warn(f"rankmetrics_nb.{name} is no longer one of the package's names: write "
-                  f"`from rankmetrics_nb.{module} import {own}`" + (f" (as {name})" if own != name else "") +
-                  "; the package keeps this alias until the next release", DeprecationWarning, stacklevel=2)
+    if sys._getframe(1).f_code.co_name != '_handle_fromlist':   # not importlib's probe: `from rankmetrics_nb import` warns once
+        warnings.warn(f"rankmetrics_nb.{name} is no longer one of the package's names: write "
+                      f"`from rankmetrics_nb.{module} import {own}`" + (f" (as {name})" if own != name else "") +
+                      "; the package keeps this alias until the next release", DeprecationWarning, stacklevel=2)
     return getattr(importlib.import_module(f'rankmetrics_nb.{module}'), own)
