@@ -64,31 +64,20 @@ DEFAULT_MEASURES = ('P@10', 'R@100', 'AP', 'RR', 'nDCG@10')
 
 def _cell(v)->str: return str(v) if isinstance(v, (int, np.integer)) else f'{v:.4f}'
 
-# %% ../nbs/90_cli.ipynb #9cb89a57
 def _table_rows(e:Evaluation, per_query:bool)->list:
     means = e.means()
     if not per_query: return [['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()]
     rows = [[q] + [_cell(v) for v in r.values()] for q, r in e.per_query().items()]
     return [['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]]
-
-# %% ../nbs/90_cli.ipynb #a56ee52f
 def _table(e:Evaluation, per_query:bool)->str: return _aligned(_table_rows(e, per_query))
-
-# %% ../nbs/90_cli.ipynb #9851d832
 def _csv_rows(e:Evaluation, per_query:bool)->list:
     if per_query: return [['qid'] + e.keys] + [[q] + [repr(v) for v in r.values()] for q, r in e.per_query().items()]
     return [['measure', 'value']] + [[k, repr(v if isinstance(v, int) else float(v))] for k, v in e.means().items()]
-
-# %% ../nbs/90_cli.ipynb #a6be9a4c
 def _csv_text(rows:list)->str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator='\n').writerows(rows)
     return buf.getvalue().rstrip('\n')
-
-# %% ../nbs/90_cli.ipynb #20d4b672
 def _csv(e:Evaluation, per_query:bool)->str: return _csv_text(_csv_rows(e, per_query))
-
-# %% ../nbs/90_cli.ipynb #35e39421
 def _trec(e:Evaluation, per_query:bool)->str:
     blocks = list(e.per_query().items()) if per_query else []
     blocks.append(('all', e.means()))
@@ -142,8 +131,6 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
 class _Parser(argparse.ArgumentParser):
     "argparse's parser whose errors are one line on stderr and status 2, like every other error of the command."
     def error(self, message): self.exit(2, f"rankmetrics: error: {message} ({self.prog} -h lists the options)\n")
-
-# %% ../nbs/90_cli.ipynb #bc514f02
 def _whole(low:int):
     "An argument type: a whole number ≥ `low`."
     def whole(text:str)->int:
@@ -152,8 +139,6 @@ def _whole(low:int):
         if v < low: raise argparse.ArgumentTypeError(f"must be {'a positive whole number' if low == 1 else f'at least {low}'}; got {v}")
         return v
     return whole
-
-# %% ../nbs/90_cli.ipynb #67567a00
 def _number(low:float, high:float=None, open_ends:bool=True):
     "An argument type: a finite number above `low` (and below `high`), or from `low` (to `high`) with `open_ends=False`."
     def number(text:str)->float:
@@ -171,8 +156,6 @@ def _number(low:float, high:float=None, open_ends:bool=True):
 def _printable(name:str)->str:
     "A name from the command line as it can be printed: bytes that are not UTF-8 (a file name's) escaped as \\xNN."
     return name.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')
-
-# %% ../nbs/90_cli.ipynb #3d990e39
 def _run_names(runs:list)->list:
     "The names runs are shown by: their file names (their paths when two share one), printable."
     names = [Path(r).name for r in runs]
@@ -353,8 +336,6 @@ def _dask_eval(a, run, ms, kw):
             return dask_evaluation(a.qrels, run, ms, scheduler=client, **kw)
     finally:
         if cluster is not None: cluster.close()
-
-# %% ../nbs/90_cli.ipynb #4db42e10
 def _block_bytes(mb:float)->int: return max(1, int(mb * 2**20))    # (at least a byte: scale checks the upper end)
 
 # %% ../nbs/90_cli.ipynb #136fb05c
@@ -403,7 +384,6 @@ def _matches(arg:str)->list:
     found = sorted(glob.glob(arg))
     if not found: raise EvalInputError(f"no run file matches {_printable(arg)!r}")
     return found
-
 def _eval_runs(args:list, # the RUN arguments
                parts:bool=False, # --parts: they are parts of one run
               )->dict:
@@ -412,8 +392,6 @@ def _eval_runs(args:list, # the RUN arguments
     if parts: return {_run_names(files[:1])[0]: files if len(files) > 1 else files[0]}
     if len(set(files)) < len(files): raise EvalInputError("a run file is named twice")
     return dict(zip(_run_names(files), files))
-
-# %% ../nbs/90_cli.ipynb #e6b6f6b3
 def _parts_run(paths:list)->Run:
     "One run read from its parts (each a TREC run file), rank column kept."
     rs = [read_run(p, ranks=True) for p in paths]
@@ -495,8 +473,6 @@ def _attributed(r, pairs)->list:
     means = r.means
     first = next(iter(means), None)
     return [(first, t) for t in means if t != first and float(means[t]) != float(means[first])]
-
-# %% ../nbs/90_cli.ipynb #f8a779ed
 def _reconcile_data(r, pairs)->dict:
     "One reconciliation as plain data: means, refusals, notes, the convention map and the attributions."
     atts = [r.attribution(x, y) for x, y in pairs]

@@ -31,7 +31,6 @@ class _ValuesJSON:
                     missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields(),
                     conventions=self.conventions(), provenance=self.provenance())
         return json.dumps(plain_json(data), indent=indent, allow_nan=False)
-
     @classmethod
     def from_json(cls, text:str, # what `to_json` wrote
                  ):
@@ -40,7 +39,6 @@ class _ValuesJSON:
         kinds = _kinds(PerQueryValues)
         if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
         return _recorded(kinds[d['type']]._from_dict(d), d)
-
     @staticmethod
     def _json_columns(d:dict)->tuple:
         "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."

@@ -99,21 +99,17 @@ class _RankedCells:
     def scores(self)->np.ndarray:
         "(q, depth) the run's scores in rank order, NaN padding."
         return self._need_ranking().lay(self.ranking.score[self.ranking.order], np.nan)
-
     @cached_property
     def tied(self)->np.ndarray:
         "(q, depth) whether the document's score ties with the one above it under the tie policy."
         return self._need_ranking().lay(self.ranking.tied, False)
-
     @cached_property
     def doc_index(self)->np.ndarray:
         "(q, depth) the run row of the document at each rank, -1 for padding."
         return self._need_ranking().lay(self.ranking.order.copy(), -1)
-
     def _need_ranking(self)->Ranking:
         if self.ranking is None: raise EvalInputError("this batch was built without its run's ranking (scores, ties and ids are unknown)")
         return self.ranking
-
     def docnos(self)->np.ndarray:
         "Document ids in rank order (queries × depth, '' for padding)."
         r = self._need_ranking()
@@ -250,7 +246,6 @@ def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
         cached = labels.__dict__['_tie_layout'] = TieGroups(labels.tie_groups)
     return cached
 
-# %% ../nbs/00_kit.ipynb #e6ee4fb1
 def refuse_expected(labels, # what a metric was given
                     what:str, # the metric (and setting) that cannot average over orders
                     why:str, # the reason, for the message
@@ -418,7 +413,6 @@ def safe_ratio(num, # numerators
     num, den = np.broadcast_arrays(np.asarray(num, np.float64), np.asarray(den, np.float64))
     return np.divide(num, den, out=np.full(num.shape, fill), where=den != 0)
 
-# %% ../nbs/00_kit.ipynb #88b9859e
 def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
                  )->tuple:
     "The True cells of `mask`, row by row in rank order, as (rows, ranks from 0): the cells a sparse sum adds."

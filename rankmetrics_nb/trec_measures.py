@@ -48,18 +48,15 @@ class _TrecCells:
     def hit_cells(self)->tuple:
         "The relevant cells (`_cells` of `hit`): few per query, what most measures read."
         return _cells(self.hit)
-
     @cached_property
     def judged_cells(self)->tuple:
         "The cells of the documents in the qrels (`_cells` of `judged`): what bpref, infAP and rbp read."
         return _cells(self.judged)
-
     def judged_sums(self, v:np.ndarray, # one value per judged cell
                    )->np.ndarray:
         "Per query, the values of its judged cells added left to right, as trec_eval adds rank by rank."
         r, _, j, _, _ = self.judged_cells
         return _row_sums(r, j, v, len(self))
-
     @cached_property
     def relevant(self)->Batch:
         "trec_eval's relevance for the metric modules: a judged cell of grade 1 at each rank it counts relevant; R is `num_rel`."
@@ -67,7 +64,6 @@ class _TrecCells:
         R = self.num_rel
         ideal = np.where(np.arange(int(R.max(initial=0))) < R[:, None], 1.0, np.nan)   # n_rel_at(1) is R
         return Batch.from_cells((r, c, np.ones(len(r))), qids=self.qids, n_ret=self.n_ret, ideal=ideal, n_rel=R, in_run=self.in_run)
-
     @cached_property
     def graded(self)->Batch:
         "The ranking's grades for the metric modules (the gain measures: the level plays no part), carrying its judged cells."

@@ -138,17 +138,14 @@ class _TrecEvalOutput:
             cols = [c for c in self.columns if c.total is not None]
             out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
         return ''.join(out)
-
     def to_frame(self):
         "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
         import pandas as pd
         return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
-
     def table(self, digits:int=4, label:str=None):
         "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
         t = trec_eval_table(self, digits); t.label = label
         return t
-
     def _repr_html_(self)->str: return trec_eval_html(self)
 
 # %% ../nbs/11_trec_output.ipynb #c6ac02b9
