@@ -5,7 +5,7 @@
 # %% ../nbs/04_average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
-from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, cells_or_matrix, top_k,
+from .kit import (EvalInputError, Batch, Mean, check_k, check_rel, check_choice, check_n_rel, cells_or_matrix,
                                 as_result, query_mean, safe_ratio, sum_in_rank_order, hit_cells, tie_groups, item_weights)
 
 # %% auto #0
@@ -38,12 +38,14 @@ def _log_choose(lf:np.ndarray, n, m)->np.ndarray:
     out[ok] = lf[n[ok]] - lf[m[ok]] - lf[n[ok] - m[ok]]
     return out
 
+# %% ../nbs/04_average_precision.ipynb #eb3bafee
 def _expected_terms(g, hit:np.ndarray)->np.ndarray:
     "E[rel_i · C_i / i] at every rank of the full list (every order of each tie group equally likely)."
     r, n, j, c = g.sum(hit), g.size, g.pos, g.before(hit)
     mean_others = safe_ratio(r - 1, n - 1) * (j - 1)              # relevant ones before it in its group, on average
     return np.where(g.valid, safe_ratio(r, n) * (c + 1 + mean_others) / np.arange(1, hit.shape[1] + 1), 0.0)
 
+# %% ../nbs/04_average_precision.ipynb #a07b5667
 def _expected_cut(g, hit:np.ndarray, terms:np.ndarray, k:int)->tuple:
     "Rows whose k-th rank's group goes on past k, and there E[AP@k] with D = the relevant documents in the top k."
     at = np.flatnonzero(g.valid[:, k - 1] & g.valid[:, k] & (g.ids[:, k - 1] == g.ids[:, k])) if k < hit.shape[1] else np.zeros(0, np.int64)

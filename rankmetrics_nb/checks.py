@@ -22,6 +22,7 @@ def is_real(x)->bool:
     "Whether `x` is a real number (Python's or numpy's int or float), not a bool."
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
+# %% ../nbs/00_checks.ipynb #793b3403
 def check_number(x, # the value to check
                  name:str, # the parameter's name, for the message
                  what:str='', # what the parameter means, for the message
@@ -39,6 +40,7 @@ def check_number(x, # the value to check
     else: kind = 'a finite number'
     raise EvalInputError(f"{name} must be {kind}{f' ({what})' if what else ''}; got {x!r}")
 
+# %% ../nbs/00_checks.ipynb #d765d9fd
 def check_choice(value, # the value to check
                  name:str, # what it is, for the message ("tie policy", "preset", …)
                  choices, # the allowed values (strings)

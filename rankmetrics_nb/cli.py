@@ -69,25 +69,21 @@ def _table_rows(e:Evaluation, per_query:bool)->list:
     if not per_query: return [['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()]
     rows = [[q] + [_cell(v) for v in r.values()] for q, r in e.per_query().items()]
     return [['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]]
-
 def _table(e:Evaluation, per_query:bool)->str: return _aligned(_table_rows(e, per_query))
-
 def _csv_rows(e:Evaluation, per_query:bool)->list:
     if per_query: return [['qid'] + e.keys] + [[q] + [repr(v) for v in r.values()] for q, r in e.per_query().items()]
     return [['measure', 'value']] + [[k, repr(v if isinstance(v, int) else float(v))] for k, v in e.means().items()]
-
 def _csv_text(rows:list)->str:
     buf = io.StringIO()
     csv.writer(buf, lineterminator='\n').writerows(rows)
     return buf.getvalue().rstrip('\n')
-
 def _csv(e:Evaluation, per_query:bool)->str: return _csv_text(_csv_rows(e, per_query))
-
 def _trec(e:Evaluation, per_query:bool)->str:
     blocks = list(e.per_query().items()) if per_query else []
     blocks.append(('all', e.means()))
     return '\n'.join(f'{k:<22}\t{q}\t{_cell(v)}' for q, r in blocks for k, v in r.items())
 
+# %% ../nbs/90_cli.ipynb #aacb979c
 def format_evaluation(e:Evaluation, # what `evaluation` returned
                       fmt:str='table', # one of `FORMATS`
                       per_query:bool=False, # also one line (row, object) per query
@@ -131,10 +127,10 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
     if notes: print('\nnote: ' + '\nnote: '.join(notes), file=out)
     return 0
 
+# %% ../nbs/90_cli.ipynb #0884dd39
 class _Parser(argparse.ArgumentParser):
     "argparse's parser whose errors are one line on stderr and status 2, like every other error of the command."
     def error(self, message): self.exit(2, f"rankmetrics: error: {message} ({self.prog} -h lists the options)\n")
-
 def _whole(low:int):
     "An argument type: a whole number ≥ `low`."
     def whole(text:str)->int:
@@ -143,7 +139,6 @@ def _whole(low:int):
         if v < low: raise argparse.ArgumentTypeError(f"must be {'a positive whole number' if low == 1 else f'at least {low}'}; got {v}")
         return v
     return whole
-
 def _number(low:float, high:float=None, open_ends:bool=True):
     "An argument type: a finite number above `low` (and below `high`), or from `low` (to `high`) with `open_ends=False`."
     def number(text:str)->float:
@@ -157,21 +152,34 @@ def _number(low:float, high:float=None, open_ends:bool=True):
         return v
     return number
 
+# %% ../nbs/90_cli.ipynb #b74e0ab0
 def _printable(name:str)->str:
     "A name from the command line as it can be printed: bytes that are not UTF-8 (a file name's) escaped as \\xNN."
     return name.encode('utf-8', 'surrogateescape').decode('utf-8', 'backslashreplace')
-
 def _run_names(runs:list)->list:
     "The names runs are shown by: their file names (their paths when two share one), printable."
     names = [Path(r).name for r in runs]
     return [_printable(n) for n in (names if len(set(names)) == len(names) else runs)]
 
-def _parser()->argparse.ArgumentParser:
-    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
-    sub = p.add_subparsers(dest='command', required=True)
-    sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
+# %% ../nbs/90_cli.ipynb #6e7b5902
+def _join_options(q:argparse.ArgumentParser):
+    "The options of the join that `summary` and `eval` share: tie policy, depth and which queries are rows."
+    q.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
+    q.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
+    q.add_argument('--queries', choices=['run', 'qrels'], default='run', help="rows: 'run' (default) or 'qrels' (trec_eval -c)")
+
+# %% ../nbs/90_cli.ipynb #410486ce
+def _summary_parser(sub)->argparse.ArgumentParser:
+    "The `summary` subcommand's arguments."
     s = sub.add_parser('summary', help='summarise runs against qrels (TREC files, plain or gzip)')
     s.add_argument('qrels'); s.add_argument('runs', nargs='+')
+    _join_options(s)
+    s.add_argument('--rel', type=_whole(1), default=1, help='lowest relevant grade (default: 1)')
+    return s
+
+# %% ../nbs/90_cli.ipynb #b2115c49
+def _eval_parser(sub)->argparse.ArgumentParser:
+    "The `eval` subcommand's arguments."
     e = sub.add_parser('eval', help='evaluate runs with named measures (nDCG@10, AP, P(rel=2)@5, ...)')
     e.add_argument('qrels'); e.add_argument('runs', nargs='+', metavar='RUN', help='run files (or globs): each is a run of its own')
     e.add_argument('--parts', action='store_true', help='the RUN files (or globs) are parts of ONE run, evaluated together')
@@ -183,9 +191,24 @@ def _parser()->argparse.ArgumentParser:
     e.add_argument('--presort', action='store_true', help='with --block-mb: group the run by query first (temporary files)')
     e.add_argument('--workers', type=_whole(1), default=None, help='evaluate with Dask on N local worker processes')
     e.add_argument('--scheduler', default=None, metavar='ADDRESS', help='evaluate with Dask on the distributed scheduler at ADDRESS')
-    r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
-    r.add_argument('input'); r.add_argument('output')
-    r.add_argument('--block-mb', type=_number(0), default=64, help='memory bound in MB (default: 64)')
+    _join_options(e)
+    e.set_defaults(ties=None, queries=None)      # eval: None lets --conventions choose (else trec, run)
+    e.add_argument('--empty', choices=list(EMPTY_POLICIES), default=None,
+                   help="queries without a relevant document: neg (0), pos (1), skip (left out of the mean) or error; default: each measure's own value")
+    e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
+                   help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
+    e.add_argument('--store', metavar='DB', help='also record the per-query values in this results store (SQLite; created if absent)')
+    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
+    e.add_argument('--name', help='with --store: the run name (default: the run file name)')
+    e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
+    e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
+                   help='note when tied scores could move a value by more than this (default: 0.01)')
+    e.add_argument('--metadata', action='store_true', help='start the output with an ir_metadata-style header: conventions, version, digests')
+    return e
+
+# %% ../nbs/90_cli.ipynb #cfad4720
+def _compare_parser(sub)->argparse.ArgumentParser:
+    "The `compare` subcommand's arguments."
     c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
     c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
@@ -202,33 +225,36 @@ def _parser()->argparse.ArgumentParser:
     c.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
     c.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
     c.add_argument('--format', choices=COMPARE_FORMATS, default='table', help='output format (default: table)')
+    return c
+
+# %% ../nbs/90_cli.ipynb #55add8ef
+def _leaderboard_parser(sub)->argparse.ArgumentParser:
+    "The `leaderboard` subcommand's arguments."
     lb = sub.add_parser('leaderboard', help='the means of the runs kept in a results store (eval --store), read without evaluating')
     lb.add_argument('store'); lb.add_argument('--collection', dest='collections', action='extend', nargs='+', help='only these collections')
     lb.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='these measures (default: all stored)')
     lb.add_argument('--format', choices=LEADERBOARD_FORMATS, default='table', help='output format (default: table)')
     lb.add_argument('--no-verify', action='store_true', help='do not check that the stored runs and qrels files are unchanged')
+    return lb
+
+# %% ../nbs/90_cli.ipynb #4add10d9
+def _parser()->argparse.ArgumentParser:
+    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
+    sub = p.add_subparsers(dest='command', required=True)
+    sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
+    _summary_parser(sub)
+    _eval_parser(sub)
+    r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
+    r.add_argument('input'); r.add_argument('output')
+    r.add_argument('--block-mb', type=_number(0), default=64, help='memory bound in MB (default: 64)')
+    _compare_parser(sub)
+    _leaderboard_parser(sub)
     _power_parser(sub)
     sub.add_parser('trec_eval', help="trec_eval's command line, output byte for byte (rankmetrics trec_eval -h)", add_help=False)
-    for q in (s, e):
-        q.add_argument('--ties', choices=list(TIE_POLICIES), default='trec', help='tie policy (default: trec)')
-        q.add_argument('--depth', type=_whole(1), default=None, help='keep the top DEPTH documents of each query')
-        q.add_argument('--queries', choices=['run', 'qrels'], default='run', help="rows: 'run' (default) or 'qrels' (trec_eval -c)")
-    s.add_argument('--rel', type=_whole(1), default=1, help='lowest relevant grade (default: 1)')
-    e.set_defaults(ties=None, queries=None)      # eval: None lets --conventions choose (else trec, run)
-    e.add_argument('--empty', choices=list(EMPTY_POLICIES), default=None,
-                   help="queries without a relevant document: neg (0), pos (1), skip (left out of the mean) or error; default: each measure's own value")
-    e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
-                   help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
-    e.add_argument('--store', metavar='DB', help='also record the per-query values in this results store (SQLite; created if absent)')
-    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
-    e.add_argument('--name', help='with --store: the run name (default: the run file name)')
-    e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
-    e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
-                   help='note when tied scores could move a value by more than this (default: 0.01)')
-    e.add_argument('--metadata', action='store_true', help='start the output with an ir_metadata-style header: conventions, version, digests')
     _reconcile_parser(sub)
     return p
 
+# %% ../nbs/90_cli.ipynb #adc5a43e
 COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
 
 def _compare(a, out)->int:
@@ -244,6 +270,7 @@ def _compare(a, out)->int:
     print(dict(table=c.report, latex=c.to_latex, markdown=c.to_markdown, csv=c.to_csv, json=c.to_json)[a.format](), file=out)
     return 0
 
+# %% ../nbs/90_cli.ipynb #c3098e7d
 def _eval(a, out)->int:
     "The `eval` command: evaluate each run (or with --parts one run over the files), print, report what was left out on stderr."
     runs = _eval_runs(a.runs, a.parts)
@@ -266,6 +293,7 @@ def _eval(a, out)->int:
         for line in e.report().splitlines()[1:] + notes[name]: print(f'rankmetrics: note: {which}{line}', file=sys.stderr)
     return 0
 
+# %% ../nbs/90_cli.ipynb #91b369ef
 def _eval_one(a, run, notes:list=None):
     "One run's `Evaluation` for the `eval` command (with Dask, streamed, or in memory); the tie warnings it gives go to `notes`."
     ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
@@ -284,6 +312,7 @@ def _eval_one(a, run, notes:list=None):
     if notes is not None: notes += [str(w.message) for w in caught]
     return e
 
+# %% ../nbs/90_cli.ipynb #1433e12d
 LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
 
 def _leaderboard(a, out)->int:
@@ -293,6 +322,7 @@ def _leaderboard(a, out)->int:
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
     return 0
 
+# %% ../nbs/90_cli.ipynb #308604ad
 def _dask_eval(a, run, ms, kw):
     "`eval` with Dask (a new local cluster of `--workers` processes, or the scheduler at `--scheduler`): a run, or {name: run}."
     try: from distributed import Client
@@ -306,9 +336,9 @@ def _dask_eval(a, run, ms, kw):
             return dask_evaluation(a.qrels, run, ms, scheduler=client, **kw)
     finally:
         if cluster is not None: cluster.close()
-
 def _block_bytes(mb:float)->int: return max(1, int(mb * 2**20))    # (at least a byte: scale checks the upper end)
 
+# %% ../nbs/90_cli.ipynb #136fb05c
 def _command(a)->int:
     "Run the parsed command `a`."
     if a.command == 'example':
@@ -322,11 +352,13 @@ def _command(a)->int:
     if a.command == 'sort-run': sort_run(a.input, a.output, block_bytes=_block_bytes(a.block_mb)); return 0
     return _summary(a.qrels, dict(zip(_run_names(a.runs), a.runs)), a.ties, a.rel, a.depth, a.queries)
 
+# %% ../nbs/90_cli.ipynb #fd7c8802
 def _quiet_stdout():
     "Point stdout at /dev/null once its reader has gone (`rankmetrics ... | head`), so that the flush at exit says nothing."
     try: os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation): pass
 
+# %% ../nbs/90_cli.ipynb #1a5f8ac1
 def main(argv:list=None, # arguments (default: the command line)
         )->int:
     "Entry point of the `rankmetrics` command: one line on stderr and status 2 for any bad input or argument, never a traceback."
@@ -345,7 +377,6 @@ def main(argv:list=None, # arguments (default: the command line)
     except KeyboardInterrupt: return 130
     return 2
 
-
 # %% ../nbs/90_cli.ipynb #5ab04cd1
 def _matches(arg:str)->list:
     "The files a RUN argument names: itself, or the files its glob matches (an error if none)."
@@ -353,7 +384,6 @@ def _matches(arg:str)->list:
     found = sorted(glob.glob(arg))
     if not found: raise EvalInputError(f"no run file matches {_printable(arg)!r}")
     return found
-
 def _eval_runs(args:list, # the RUN arguments
                parts:bool=False, # --parts: they are parts of one run
               )->dict:
@@ -362,8 +392,6 @@ def _eval_runs(args:list, # the RUN arguments
     if parts: return {_run_names(files[:1])[0]: files if len(files) > 1 else files[0]}
     if len(set(files)) < len(files): raise EvalInputError("a run file is named twice")
     return dict(zip(_run_names(files), files))
-
-# %% ../nbs/90_cli.ipynb #e6b6f6b3
 def _parts_run(paths:list)->Run:
     "One run read from its parts (each a TREC run file), rank column kept."
     rs = [read_run(p, ranks=True) for p in paths]
@@ -445,8 +473,6 @@ def _attributed(r, pairs)->list:
     means = r.means
     first = next(iter(means), None)
     return [(first, t) for t in means if t != first and float(means[t]) != float(means[first])]
-
-# %% ../nbs/90_cli.ipynb #f8a779ed
 def _reconcile_data(r, pairs)->dict:
     "One reconciliation as plain data: means, refusals, notes, the convention map and the attributions."
     atts = [r.attribution(x, y) for x, y in pairs]

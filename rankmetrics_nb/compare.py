@@ -31,9 +31,143 @@ _TEST_NAMES = dict(t="paired Student's t", wilcoxon='Wilcoxon signed-rank', sign
 _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='randomisation', randomization='randomisation')
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
+# %% ../nbs/14a_compare.ipynb #823fba21
+class _ComparisonMarks:
+    "The marks of a `Comparison`'s tables: which runs each run is significantly better than, and the notes under the table."
+    def better(self, i:int, m:int)->list:
+        "Indices of the runs run i is significantly better than on measure m."
+        out = []
+        for p, (a, b) in enumerate(self.pairs):
+            if self.significant[p, m] and i in (a, b):
+                other = b if i == a else a
+                if (self.diff[p, m] > 0) == (i == b): out.append(other)
+        return sorted(out)
 
+    def _letters(self)->list: return [chr(ord('a') + i) if i < 26 else str(i) for i in range(len(self.runs))]
+
+    def _cells(self, fmt, digits:int=4)->list:
+        L = self._letters()
+        return [[fmt(f'{self.means[i, m]:.{digits}f}', ''.join(L[o] for o in self.better(i, m))) for m in range(len(self.measures))]
+                for i in range(len(self.runs))]
+
+    def notes(self)->list:
+        "What the table rests on, one line each."
+        n = len(self.qids)
+        qs = "of the qrels, missing ones scored 0" if self.queries == 'qrels' else "common to all runs"
+        out = [f"test: {_TEST_NAMES[self.test]}, two-sided; {_family_text(self)}; alpha = {self.alpha}",
+               f"{n} queries ({qs})"]
+        drop = {k: v for k, v in self.dropped.items() if v}
+        if drop: out.append('dropped (not answered by every run): ' + ', '.join(f'{k} {v}' for k, v in drop.items()))
+        if self.excluded: out.append('left out of a measure (no value, NaN, in some run): ' + ', '.join(f'{k} {v}' for k, v in self.excluded.items()))
+        if self.test == 'randomisation':
+            out.append('randomisation: exact (all 2^n sign vectors)' if self.exact else
+                       f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p <= {np.nanmax(self.mc_se):.4f}')
+        if self.test == 'bootstrap' or self.ci in ('percentile', 'bca'): out.append(f'bootstrap: {self.n_resamples} resamples, seed {self.seed}')
+        out.append(f'superscripts: significantly better than the run of that letter ({self.correction} adjusted p < {self.alpha})')
+        return out + _scale_notes(self)
+
+# %% ../nbs/14a_compare.ipynb #67338d61
+class _ComparisonTables:
+    "A `Comparison` as a text report, a `tables.ResultTable` and win/tie/loss counts."
+    def report(self)->str:
+        "A text table of the means; a superscript letter names each run this one is significantly better than."
+        L, cells = self._letters(), self._cells(lambda v, s: v + ''.join(_SUP.get(c, c) for c in s))
+        rows = [['', 'run'] + list(self.measures)] + [[L[i], r] + cells[i] for i, r in enumerate(self.runs)]
+        w = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+        line = lambda r: '  '.join(c.ljust(w[j]) for j, c in enumerate(r)).rstrip()
+        return '\n'.join([line(rows[0]), '  '.join('-' * x for x in w)] + [line(r) for r in rows[1:]] + [''] + _difference_lines(self) + [''] + self.notes())
+
+    def table(self, digits:int=4, # decimals of the means
+              second:bool=False, # underline the second-best value of each measure
+              against:str=None, # mark only significant differences with this run (a baseline); None: every pair compared
+              caption:str=None, # None: runs, queries, test, correction, alpha and what the marks mean
+              label:str=None, # the LaTeX label
+             ):
+        "The means as a `tables.ResultTable`: best per measure in bold, significance as superscript letters, a caption."
+        return comparison_table(self, digits, second, against, caption, label, _TEST_NAMES[self.test])
+
+    def win_tie_loss(self, tol:float=0.0)->np.ndarray:
+        "(pairs x measures x 3): the queries run b of each pair wins, ties (within tol) and loses against run a."
+        return win_tie_loss(self.values, self.pairs, tol)
+
+    def _repr_html_(self)->str: return comparison_html(self, _TEST_NAMES[self.test])
+
+# %% ../nbs/14a_compare.ipynb #1f351755
+class _ComparisonRows:
+    "A `Comparison`'s pairwise results as rows: dicts, a DataFrame, CSV."
+    def rows(self)->list:
+        "One dict per (pair, measure): the runs, means, difference, statistic, p-values, interval, effect size."
+        out = []
+        for p, (a, b) in enumerate(self.pairs):
+            for m, name in enumerate(self.measures):
+                r = dict(run_a=self.runs[a], run_b=self.runs[b], measure=name, mean_a=float(self.means[a, m]),
+                         mean_b=float(self.means[b, m]), diff=float(self.diff[p, m]), statistic=float(self.statistic[p, m]),
+                         p=float(self.pvalue[p, m]), p_adj=float(self.padj[p, m]), ci_low=float(self.ci_low[p, m]),
+                         ci_high=float(self.ci_high[p, m]), d_z=float(self.effect[p, m]), significant=bool(self.significant[p, m]))
+                if self.mc_se is not None: r['mc_se'] = float(self.mc_se[p, m])
+                if self.urisk is not None: r.update(urisk=float(self.urisk[p, m]), trisk=float(self.trisk[p, m]))
+                out.append(r)
+        return out
+
+    def to_frame(self):
+        "The pairwise results as a pandas DataFrame, one row per (pair, measure). Needs pandas."
+        import pandas as pd
+        return pd.DataFrame(self.rows())
+
+    def to_csv(self)->str:
+        "The pairwise results as CSV text."
+        import csv, io
+        rows = self.rows()
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ['run_a'], lineterminator='\n')
+        w.writeheader(); w.writerows(rows)
+        return buf.getvalue().rstrip('\n')
+
+# %% ../nbs/14a_compare.ipynb #295647b4
+class _ComparisonJSON:
+    "A `Comparison` as JSON and back, with the provenance of its inputs."
+    def to_json(self, indent:int=1)->str:
+        """Everything as JSON (valid JSON: a NaN is `null`): settings, query counts, means per run, the pairwise rows, risk
+        measures, and the runs' per-query values; `Comparison.from_json` reads it back."""
+        data = dict(test=self.test, correction=self.correction, alpha=self.alpha, ci=self.ci, confidence=self.confidence,
+                    queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, excluded=self.excluded,
+                    baseline=self.baseline, family=self.family, n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
+                    means={r: {m: float(self.means[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)},
+                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist(),
+                    conventions=self.conventions, provenance=self.provenance())
+        if self.georisk is not None:
+            data['risk_alpha'] = self.risk_alpha
+            data['georisk'] = {r: {m: float(self.georisk[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)}
+        return json.dumps(plain_json(data), indent=indent, allow_nan=False)
+
+    @classmethod
+    def from_json(cls, text:str, # what `to_json` wrote
+                 )->Comparison:
+        "The `Comparison` that `to_json` wrote, every number as it was (`null` is NaN again)."
+        d = json.loads(text)
+        runs, ms = d['runs'], d['measures']
+        at, mj = {r: i for i, r in enumerate(runs)}, {m: j for j, m in enumerate(ms)}
+        pairs = list(dict.fromkeys((at[r['run_a']], at[r['run_b']]) for r in d['pairs']))
+        def grid(key, dtype=float):
+            if d['pairs'] and key not in d['pairs'][0]: return None
+            out = np.full((len(pairs), len(ms)), np.nan)
+            for r in d['pairs']: out[pairs.index((at[r['run_a']], at[r['run_b']])), mj[r['measure']]] = np.nan if r[key] is None else r[key]
+            return out.astype(dtype)
+        georisk = None if 'georisk' not in d else np.array([[d['georisk'][r][m] for m in ms] for r in runs], float)
+        return cls(runs, ms, np.asarray(d['qids']), np.array(d['values'], float), pairs, grid('diff'), grid('statistic'), grid('p'),
+                   grid('p_adj'), grid('ci_low'), grid('ci_high'), grid('d_z'), grid('significant', bool), d['test'], d['correction'],
+                   d['alpha'], d['ci'], d['confidence'], check_queries(d['queries']), d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
+                   grid('mc_se'), d['exact'], d.get('risk_alpha'), grid('urisk'), grid('trisk'), georisk,
+                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}), conventions=d.get('conventions'),
+                   inputs=d.get('provenance'))
+
+    def provenance(self)->dict:
+        "The package version and the digest of the qrels and of each run (`provenance.provenance_record`)."
+        return self.inputs if isinstance(self.inputs, dict) else provenance_record(self.inputs)
+
+# %% ../nbs/14a_compare.ipynb #006e185d
 @dataclass
-class Comparison(Tabled):
+class Comparison(_ComparisonMarks, _ComparisonTables, _ComparisonRows, _ComparisonJSON, Tabled):
     "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
     runs: list              # run names, in the order given
     measures: list          # measure names, as passed
@@ -76,126 +210,6 @@ class Comparison(Tabled):
         kept = ~np.isnan(self.values).any(axis=0)            # (queries x measures)
         return np.stack([self.values[:, kept[:, m], m].mean(1) for m in range(len(self.measures))], axis=1)
 
-    def better(self, i:int, m:int)->list:
-        "Indices of the runs run i is significantly better than on measure m."
-        out = []
-        for p, (a, b) in enumerate(self.pairs):
-            if self.significant[p, m] and i in (a, b):
-                other = b if i == a else a
-                if (self.diff[p, m] > 0) == (i == b): out.append(other)
-        return sorted(out)
-
-    def _letters(self)->list: return [chr(ord('a') + i) if i < 26 else str(i) for i in range(len(self.runs))]
-
-    def _cells(self, fmt, digits:int=4)->list:
-        L = self._letters()
-        return [[fmt(f'{self.means[i, m]:.{digits}f}', ''.join(L[o] for o in self.better(i, m))) for m in range(len(self.measures))]
-                for i in range(len(self.runs))]
-
-    def notes(self)->list:
-        "What the table rests on, one line each."
-        n = len(self.qids)
-        qs = "of the qrels, missing ones scored 0" if self.queries == 'qrels' else "common to all runs"
-        out = [f"test: {_TEST_NAMES[self.test]}, two-sided; {_family_text(self)}; alpha = {self.alpha}",
-               f"{n} queries ({qs})"]
-        drop = {k: v for k, v in self.dropped.items() if v}
-        if drop: out.append('dropped (not answered by every run): ' + ', '.join(f'{k} {v}' for k, v in drop.items()))
-        if self.excluded: out.append('left out of a measure (no value, NaN, in some run): ' + ', '.join(f'{k} {v}' for k, v in self.excluded.items()))
-        if self.test == 'randomisation':
-            out.append('randomisation: exact (all 2^n sign vectors)' if self.exact else
-                       f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p <= {np.nanmax(self.mc_se):.4f}')
-        if self.test == 'bootstrap' or self.ci in ('percentile', 'bca'): out.append(f'bootstrap: {self.n_resamples} resamples, seed {self.seed}')
-        out.append(f'superscripts: significantly better than the run of that letter ({self.correction} adjusted p < {self.alpha})')
-        return out + _scale_notes(self)
-
-    def report(self)->str:
-        "A text table of the means; a superscript letter names each run this one is significantly better than."
-        L, cells = self._letters(), self._cells(lambda v, s: v + ''.join(_SUP.get(c, c) for c in s))
-        rows = [['', 'run'] + list(self.measures)] + [[L[i], r] + cells[i] for i, r in enumerate(self.runs)]
-        w = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
-        line = lambda r: '  '.join(c.ljust(w[j]) for j, c in enumerate(r)).rstrip()
-        return '\n'.join([line(rows[0]), '  '.join('-' * x for x in w)] + [line(r) for r in rows[1:]] + [''] + _difference_lines(self) + [''] + self.notes())
-
-    def table(self, digits:int=4, # decimals of the means
-              second:bool=False, # underline the second-best value of each measure
-              against:str=None, # mark only significant differences with this run (a baseline); None: every pair compared
-              caption:str=None, # None: runs, queries, test, correction, alpha and what the marks mean
-              label:str=None, # the LaTeX label
-             ):
-        "The means as a `tables.ResultTable`: best per measure in bold, significance as superscript letters, a caption."
-        return comparison_table(self, digits, second, against, caption, label, _TEST_NAMES[self.test])
-    def win_tie_loss(self, tol:float=0.0)->np.ndarray:
-        "(pairs x measures x 3): the queries run b of each pair wins, ties (within tol) and loses against run a."
-        return win_tie_loss(self.values, self.pairs, tol)
-    def _repr_html_(self)->str: return comparison_html(self, _TEST_NAMES[self.test])
-
-    def rows(self)->list:
-        "One dict per (pair, measure): the runs, means, difference, statistic, p-values, interval, effect size."
-        out = []
-        for p, (a, b) in enumerate(self.pairs):
-            for m, name in enumerate(self.measures):
-                r = dict(run_a=self.runs[a], run_b=self.runs[b], measure=name, mean_a=float(self.means[a, m]),
-                         mean_b=float(self.means[b, m]), diff=float(self.diff[p, m]), statistic=float(self.statistic[p, m]),
-                         p=float(self.pvalue[p, m]), p_adj=float(self.padj[p, m]), ci_low=float(self.ci_low[p, m]),
-                         ci_high=float(self.ci_high[p, m]), d_z=float(self.effect[p, m]), significant=bool(self.significant[p, m]))
-                if self.mc_se is not None: r['mc_se'] = float(self.mc_se[p, m])
-                if self.urisk is not None: r.update(urisk=float(self.urisk[p, m]), trisk=float(self.trisk[p, m]))
-                out.append(r)
-        return out
-
-    def to_frame(self):
-        "The pairwise results as a pandas DataFrame, one row per (pair, measure). Needs pandas."
-        import pandas as pd
-        return pd.DataFrame(self.rows())
-
-    def to_csv(self)->str:
-        "The pairwise results as CSV text."
-        import csv, io
-        rows = self.rows()
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(rows[0]) if rows else ['run_a'], lineterminator='\n')
-        w.writeheader(); w.writerows(rows)
-        return buf.getvalue().rstrip('\n')
-
-    def to_json(self, indent:int=1)->str:
-        """Everything as JSON (valid JSON: a NaN is `null`): settings, query counts, means per run, the pairwise rows, risk
-        measures, and the runs' per-query values; `Comparison.from_json` reads it back."""
-        data = dict(test=self.test, correction=self.correction, alpha=self.alpha, ci=self.ci, confidence=self.confidence,
-                    queries=self.queries, n_queries=len(self.qids), dropped=self.dropped, excluded=self.excluded,
-                    baseline=self.baseline, family=self.family, n_resamples=self.n_resamples, seed=self.seed, exact=self.exact,
-                    means={r: {m: float(self.means[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)},
-                    pairs=self.rows(), runs=self.runs, measures=self.measures, qids=self.qids.tolist(), values=self.values.tolist(),
-                    conventions=self.conventions, provenance=self.provenance())
-        if self.georisk is not None:
-            data['risk_alpha'] = self.risk_alpha
-            data['georisk'] = {r: {m: float(self.georisk[i, j]) for j, m in enumerate(self.measures)} for i, r in enumerate(self.runs)}
-        return json.dumps(plain_json(data), indent=indent, allow_nan=False)
-
-    @classmethod
-    def from_json(cls, text:str, # what `to_json` wrote
-                 )->Comparison:
-        "The `Comparison` that `to_json` wrote, every number as it was (`null` is NaN again)."
-        d = json.loads(text)
-        runs, ms = d['runs'], d['measures']
-        at, mj = {r: i for i, r in enumerate(runs)}, {m: j for j, m in enumerate(ms)}
-        pairs = list(dict.fromkeys((at[r['run_a']], at[r['run_b']]) for r in d['pairs']))
-        def grid(key, dtype=float):
-            if d['pairs'] and key not in d['pairs'][0]: return None
-            out = np.full((len(pairs), len(ms)), np.nan)
-            for r in d['pairs']: out[pairs.index((at[r['run_a']], at[r['run_b']])), mj[r['measure']]] = np.nan if r[key] is None else r[key]
-            return out.astype(dtype)
-        georisk = None if 'georisk' not in d else np.array([[d['georisk'][r][m] for m in ms] for r in runs], float)
-        return cls(runs, ms, np.asarray(d['qids']), np.array(d['values'], float), pairs, grid('diff'), grid('statistic'), grid('p'),
-                   grid('p_adj'), grid('ci_low'), grid('ci_high'), grid('d_z'), grid('significant', bool), d['test'], d['correction'],
-                   d['alpha'], d['ci'], d['confidence'], check_queries(d['queries']), d['dropped'], d['baseline'], d['n_resamples'], d['seed'],
-                   grid('mc_se'), d['exact'], d.get('risk_alpha'), grid('urisk'), grid('trisk'), georisk,
-                   family=d.get('family', 'measure'), excluded=d.get('excluded', {}), conventions=d.get('conventions'),
-                   inputs=d.get('provenance'))
-
-    def provenance(self)->dict:
-        "The package version and the digest of the qrels and of each run (`provenance.provenance_record`)."
-        return self.inputs if isinstance(self.inputs, dict) else provenance_record(self.inputs)
-
     def __repr__(self):
         return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
 
@@ -211,6 +225,7 @@ def _run_names(runs)->dict:
     if len(set(names)) < len(names): names = [f'run{i + 1}' for i in range(len(runs))]
     return dict(zip(names, runs))
 
+# %% ../nbs/14a_compare.ipynb #e922ca85
 def _aligned(evals:list, names:list, queries:str)->tuple:
     "(common qids, (runs x queries x measures) values, {run: dropped})."
     common = evals[0].qids
@@ -223,6 +238,7 @@ def _aligned(evals:list, names:list, queries:str)->tuple:
     dropped = {n: int(len(e.qids) - len(common)) for n, e in zip(names, evals)}
     return common, np.stack(vals), dropped
 
+# %% ../nbs/14a_compare.ipynb #b81c33a0
 def _test_columns(test, D, n_resamples, seed):
     "(statistic, p, mc_se, exact, bootstrap means) for the columns of D."
     nan = np.full(D.shape[1], np.nan)
@@ -234,6 +250,7 @@ def _test_columns(test, D, n_resamples, seed):
     tb = bootstrap_means(D, n_resamples, seed)
     return nan, bootstrap_test(D, tb), None, None, tb
 
+# %% ../nbs/14a_compare.ipynb #6e273554
 def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired'):
     "(test, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file is read."
     test = _ALIASES.get(test, test)
@@ -246,6 +263,7 @@ def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk
     if risk_alpha is not None: check_number(risk_alpha, 'risk_alpha', 'how much more a loss weighs', low=0)
     return (test, ci) + check_resampling(n_resamples, seed)
 
+# %% ../nbs/14a_compare.ipynb #1d33b0e5
 def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->dict:
     "The tests of every pair on every measure of `X` (runs x queries x measures, every value defined): arrays (pairs x measures)."
     n, M, P = X.shape[1], X.shape[2], len(pairs)
@@ -271,6 +289,7 @@ def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->d
     shape = lambda v: None if v is None else np.asarray(v, float).reshape(P, M)
     return dict(diff=shape(mean), stat=shape(stat), p=shape(p), se=shape(se), lo=shape(lo), hi=shape(hi), dz=shape(dz), exact=exact)
 
+# %% ../nbs/14a_compare.ipynb #a6b039ac
 def compare_values(values, # per-query values: (runs x queries x measures), the same queries in every run; NaN: no value
                    runs:list, # run names
                    measures:list, # measure names
@@ -319,6 +338,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
     if baseline is not None: _risk(res, X, pairs, undefined, 0.0 if risk_alpha is None else float(risk_alpha))
     return res
 
+# %% ../nbs/14a_compare.ipynb #8dee0ce8
 def _risk(res:Comparison, X, pairs, undefined, ra:float):
     "Set the risk measures of `res` (every pair against its baseline), each measure over the queries with a value in every run."
     Dm = X[[p[1] for p in pairs]] - X[[p[0] for p in pairs]]      # (pairs x queries x measures)
@@ -330,6 +350,7 @@ def _risk(res:Comparison, X, pairs, undefined, ra:float):
         res.urisk[:, m], res.trisk[:, m] = urisk(Dm[:, keep, m].T, 0, ra), trisk(Dm[:, keep, m].T, 0, ra)
         res.georisk[:, m] = georisk(X[:, keep, m], ra)
 
+# %% ../nbs/14a_compare.ipynb #12c98fb4
 def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
             runs, # {name: run} (anything `evaluate` takes), or a list of runs (named by file name)
             measures, # a measure name or a list of them: 'nDCG@10', 'AP', ...

@@ -28,6 +28,7 @@ def empty_policy_applies(m:Measure, # a parsed measure
     d = m.definition
     return d.summary != 'sum' and (not d.coverage or d.empty_case != 'no_relevant')
 
+# %% ../nbs/09e_conventions.ipynb #04847763
 def has_relevant(b:Batch|SubtopicBatch, # the join
                  m:Measure, # the measure (its `rel`, 1 if it has none)
                 )->np.ndarray:
@@ -36,6 +37,7 @@ def has_relevant(b:Batch|SubtopicBatch, # the join
     rel = dict(m.params).get('rel')
     return b.n_rel_at(1 if rel is None else rel) > 0
 
+# %% ../nbs/09e_conventions.ipynb #cbaa9762
 def is_empty(b:Batch|SubtopicBatch, # the join
              m:Measure, # the measure
             )->np.ndarray:
@@ -44,6 +46,7 @@ def is_empty(b:Batch|SubtopicBatch, # the join
     rel = dict(m.params).get('rel') or 1
     return ~(b.grades < rel).any(axis=1)                      # NaN padding compares False; unjudged documents are non-relevant
 
+# %% ../nbs/09e_conventions.ipynb #5af45369
 def _policies(empty, measures:list)->list:
     "The policy of each measure: `empty` itself, or from a {measure: policy} map (key None: the others), checked."
     out = [empty.get(m.name, empty.get(None)) if isinstance(empty, dict) else empty for m in measures]
@@ -96,11 +99,24 @@ class Convention:
             return tuple(n for n, d in REGISTRY.items() if any(self.covers[1] in f.versions for f in d.trec) and d.needs == 'batch')
         return tuple(self.covers)
 
+# %% ../nbs/09e_conventions.ipynb #762e9368
 _TREC_NOTES = ("the run ordered by score, ties by document id descending; the queries both the qrels and the run hold "
                "(-c adds the others with 0); a query without a relevant document scores 0 and counts")
 _IPREC_9 = ("trec_eval 9 finds a recall level's rank by truncating x·R + 0.9, trec_eval 10 (the registry's IPrec and 11pt_avg) "
             "by rounding x·R: evaluate it with trec_eval(..., version=9) (rankmetrics trec_eval --trec-eval-version 9)")
 _IPREC = dict(IPrec=_IPREC_9, **{'11pt_avg': _IPREC_9})
+_TREC_TOOLS = [  # trec_eval and the tools that run its code
+    Convention('trec_eval', 'trec_eval 10.0', dict(ties='double', queries='run'), covers=('trec', 10),
+               notes=f"trec_eval 10 keeps scores as doubles (`double sim`); {_TREC_NOTES}. Where a qrels query has no results and "
+                     "-c is not given, trec_eval 10 stops with an error; the preset leaves the query out, as 9.0.8 and the drop-in "
+                     "`rankmetrics trec_eval` do."),
+    Convention('trec_eval9', 'trec_eval 9.0.x', dict(ties='trec', queries='run'), covers=('trec', 9), cannot=_IPREC,
+               notes=f"trec_eval 9 stores scores as C floats, so scores equal as float32 tie; {_TREC_NOTES}."),
+    Convention('pytrec_eval', 'pytrec_eval-terrier 0.5 (trec_eval 9 inside)', dict(ties='trec', queries='run'), covers=('trec', 9),
+               cannot=_IPREC, notes=f"pytrec_eval runs trec_eval 9's code on dicts: {_TREC_NOTES}."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #915a2a25
 _INPUT_TIES = ("ir_measures computes it with {backend}, which sorts each query's documents by score and keeps tied ones in "
                "the order they were given; no tie policy here does that (the preset's is pytrec_eval's)")
 _IR_MEASURES_CANNOT = dict(
@@ -116,17 +132,9 @@ _IR_MEASURES_CANNOT = dict(
        'NumRel': "ir_measures scores a qrels query the run does not answer 0, NumRel included (its relevant documents uncounted)",
        'RBP': "ir_measures 0.4.3 has no backend for RBP"},
     **{n: _INPUT_TIES.format(backend='cwl_eval') for n in ('BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11', 'SDCG')})
-_DIVERSITY = ('alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall')
 
-CONVENTIONS = {c.name: c for c in [
-    Convention('trec_eval', 'trec_eval 10.0', dict(ties='double', queries='run'), covers=('trec', 10),
-               notes=f"trec_eval 10 keeps scores as doubles (`double sim`); {_TREC_NOTES}. Where a qrels query has no results and "
-                     "-c is not given, trec_eval 10 stops with an error; the preset leaves the query out, as 9.0.8 and the drop-in "
-                     "`rankmetrics trec_eval` do."),
-    Convention('trec_eval9', 'trec_eval 9.0.x', dict(ties='trec', queries='run'), covers=('trec', 9), cannot=_IPREC,
-               notes=f"trec_eval 9 stores scores as C floats, so scores equal as float32 tie; {_TREC_NOTES}."),
-    Convention('pytrec_eval', 'pytrec_eval-terrier 0.5 (trec_eval 9 inside)', dict(ties='trec', queries='run'), covers=('trec', 9),
-               cannot=_IPREC, notes=f"pytrec_eval runs trec_eval 9's code on dicts: {_TREC_NOTES}."),
+# %% ../nbs/09e_conventions.ipynb #2f7f4ecd
+_IR_TOOLS = [  # the Python libraries that read qrels and runs
     Convention('ir_measures', 'ir_measures 0.4.3', dict(ties='trec', queries='qrels'), {'Judged': {'over': 'retrieved'}},
                covers=('names', 'ir_measures'), cannot=_IR_MEASURES_CANNOT,
                notes="ir_measures computes P, R, AP, RR, nDCG, Success, Rprec, Bpref, infAP and the set measures with pytrec_eval "
@@ -143,6 +151,10 @@ CONVENTIONS = {c.name: c for c in [
                      "divide by every relevant document; nDCG's ideal ranking comes from the qrels; gains are the grades. Bpref of a "
                      "query without a judged non-relevant document is NaN (0/0), and ranx counts a negative grade as judged "
                      "non-relevant there."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #120111a3
+_SCORE_TOOLS = [  # the libraries that read matrices of grades and scores
     Convention('sklearn', 'scikit-learn 1.9 (ndcg_score, dcg_score)', dict(ties='expected', queries='run'),
                {'nDCG': {'ideal': 'returned'}}, covers=('names', 'sklearn'),
                notes="ndcg_score and dcg_score read a matrix of true grades and scores of the same documents: the ideal ranking is "
@@ -150,6 +162,10 @@ CONVENTIONS = {c.name: c for c in [
                      "grade 0), gains are the grades, the discount 1/log2(i+1); tied scores get the average gain of their group "
                      "(ignore_ties=False), the expected value over the orders of the tie (ties='expected'). A query whose "
                      "documents all have grade 0 scores 0."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #316c3a1e
+_TORCHMETRICS = [  # torchmetrics' retrieval metrics
     Convention('torchmetrics', 'torchmetrics 1.9 (functional/retrieval, retrieval)', dict(ties='expected', queries='run', empty='neg'),
                {'nDCG': {'ideal': 'returned'}, 'AP': {'denominator': 'retrieved', 'nonpositive': 'not_retrieved'},
                 'P': {'nonpositive': 'not_retrieved'}, 'R': {'n_rel': 'listed', 'nonpositive': 'not_retrieved'},
@@ -167,6 +183,10 @@ CONVENTIONS = {c.name: c for c in [
                      "(`retrieval/fall_out.py`). RetrievalRecallAtFixedPrecision averages each query's P@k and R@k for k up to "
                      "the longest query, then takes the largest mean recall whose mean precision reaches min_precision "
                      "(`retrieval/precision_recall_curve.py`): the registry's RecallAtFixedPrecision, value=k giving its k."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #cc9f0bd4
+_SPARK = [  # Spark MLlib's RankingMetrics
     Convention('spark', 'Apache Spark MLlib RankingMetrics', dict(ties='input', queries='qrels'),
                {'AP': {'denominator': 'min_n_rel_k'}, 'nDCG': {'gain': 'binary'}}, covers=('P', 'R', 'AP', 'nDCG'),
                notes="RankingMetrics reads each query's predicted ranking as an array (ties='input': the order you give it) and "
@@ -178,6 +198,10 @@ CONVENTIONS = {c.name: c for c in [
                      "gains of 1; with relevance values it gains 2^rel - 1 (write nDCG(gain=exp)), its ideal reading the labels in "
                      "the order given (sorted best first, as the suite gives them, it is the judged ideal). An empty relevant "
                      "set scores 0 with a warning: give such a query's predicted documents grade 0."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #8aece406
+_TF_RANKING = [  # TF-Ranking's metrics over a batch of lists
     Convention('tf_ranking', 'TF-Ranking 0.5 (tensorflow_ranking/python/metrics_impl.py, metrics.py)',
                dict(ties='stable', queries='qrels'),
                {'P': {'adaptive_k': True}, 'DCG': {'gain': 'exp'}, 'nDCG': {'gain': 'exp'}, 'P_IA': {'adaptive_k': True},
@@ -196,6 +220,10 @@ CONVENTIONS = {c.name: c for c in [
                      "for a list without one; 0 for a list whose weights sum to 0), OPA's is its pair weight, ARP's the sum of "
                      "its weighted labels, PWA's the weight given per list; DCG and α-DCG are divided by it "
                      "(list_weights='tf_ranking' in evaluate_batch)."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #2fc05c5b
+_RAX = [  # Rax's metrics
     Convention('rax', 'Rax 0.4 (rax/_src/metrics.py)', dict(ties='stable', queries='qrels'),
                {'P': {'adaptive_k': True}, 'DCG': {'gain': 'exp'}, 'nDCG': {'gain': 'exp'}, 'OPA': {'no_pairs': 0.0}},
                covers=('names', 'rax'), batch=dict(negative='grade'),
@@ -206,6 +234,11 @@ CONVENTIONS = {c.name: c for c in [
                      "DCG and nDCG gain 2^l - 1 times the item weight, the ideal by weighted gain; OPA counts a tied pair wrong "
                      "and a list without a pair 0. The batch value is the plain mean over the lists that hold a valid item "
                      "(queries='qrels'; 0 when none does); Rax has no list weights."),
+]
+
+# %% ../nbs/09e_conventions.ipynb #1891db1e
+_DIVERSITY = ('alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall')
+_WEB_TRACK_TOOLS = [  # the TREC Web track's scripts
     Convention('gdeval', 'gdeval.pl 1.3 (TREC Web track)', dict(ties='double', queries='run', empty='skip'),
                {'nDCG': {'gain': 'exp', 'ideal': 'judged'}, 'ERR': {'max_grade': 4}}, covers=('nDCG', 'ERR'),
                notes="gdeval orders by score, then document id descending; gains are 2^grade - 1, the ideal ranking comes from "
@@ -217,7 +250,11 @@ CONVENTIONS = {c.name: c for c in [
                notes="ndeval orders by the run's rank column (without -traditional), alpha = 0.5 and NRBP's beta = 0.5; its alpha-DCG "
                      "column is scaled by the ideal ranking's gains (normalise='ideal-ideal'); the "
                      "mean is over the topics both the qrels and the run hold."),
-]}
+]
+
+# %% ../nbs/09e_conventions.ipynb #1929fe70
+CONVENTIONS = {c.name: c for c in [*_TREC_TOOLS, *_IR_TOOLS, *_SCORE_TOOLS, *_TORCHMETRICS, *_SPARK, *_TF_RANKING,
+                                     *_RAX, *_WEB_TRACK_TOOLS]}
 
 # %% ../nbs/09e_conventions.ipynb #469a1d64
 def conventions_table()->str:
@@ -241,6 +278,7 @@ def convention(name:str, # a key of `CONVENTIONS`
     "The preset `name`, or an error listing the presets."
     return CONVENTIONS[check_choice(name, 'conventions', CONVENTIONS)]
 
+# %% ../nbs/09e_conventions.ipynb #de6cfcca
 def _check_measure(c:Convention, m:Measure, key:str):
     "Raise unless the preset `c` covers `m` and can reproduce it."
     if m.name not in c.measures():
@@ -253,6 +291,7 @@ def _check_measure(c:Convention, m:Measure, key:str):
         raise EvalInputError(f"conventions={c.name!r} cannot reproduce {key}: {c.tool} has no cutoff form of {m.name} "
                              f"({', '.join(f.name for f in forms)} read every rank); evaluate it without the preset")
 
+# %% ../nbs/09e_conventions.ipynb #cc67dd97
 def apply_conventions(measures:list, # parsed measures (`Measure`)
                       conventions:str=None, # a key of `CONVENTIONS`, or None
                       keys:list=None, # the names as the caller wrote them, for error messages

@@ -83,14 +83,17 @@ def _geometric(p:float, n:int)->float:
 # %% ../nbs/08a_cwl.ipynb #d9ef92c8
 def _insq_c(i:np.ndarray, T:float)->np.ndarray: return ((i + 2 * T - 1) / (i + 2 * T)) ** 2
 
+# %% ../nbs/08a_cwl.ipynb #3889c67b
 def _check_T(T)->float: return check_number(T, 'T', 'the gain the user wants', low=0, open_low=True)
 
+# %% ../nbs/08a_cwl.ipynb #18a71622
 def _telescoped(c, L:int, N:int)->np.ndarray:
     "Σ_{i=L+1}^{N} ((L + c)/(i - 1 + c))²: the tail of C_i = ((i + c - 1)/(i + c))², one value per c."
     c = np.asarray(c, np.float64)
     u, back = np.unique(c, return_inverse=True)                        # few distinct c: one row of ranks for each
     return (((L + u[:, None]) / (_ranks(L + 1, N) - 1 + u[:, None])) ** 2).sum(axis=1)[back.reshape(c.shape)]
 
+# %% ../nbs/08a_cwl.ipynb #cd2ffa03
 def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          *, T:float=1.0, # the gain the user expects to need (> 0)
          min_rel=0, # the grade of gain 0
@@ -104,6 +107,7 @@ def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     C = np.broadcast_to(_insq_c(_ranks(1, L), T), g.shape)
     return as_result(_expected_utility(C, g, _telescoped(2 * T, L, N)), single)
 
+# %% ../nbs/08a_cwl.ipynb #087ee94f
 def inst(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          *, T:float=1.0, # the gain the user wants (> 0)
          min_rel=0, # the grade of gain 0
@@ -142,6 +146,7 @@ def _required_k(k)->int:
     if k is None: raise EvalInputError("k is required: the rank at which the user stops at the latest")
     return check_k(k)
 
+# %% ../nbs/08a_cwl.ipynb #61829530
 def nerr8(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
           k:int, # the cutoff: the user reads at most k ranks
           *, min_rel=0, # the grade of gain 0
@@ -154,6 +159,7 @@ def nerr8(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
     L = g.shape[1]
     return as_result(_expected_utility((1 - g) * (_ranks(1, L) < k), g, max(0, min(N, k) - L)), single)
 
+# %% ../nbs/08a_cwl.ipynb #a86672b1
 def nerr9(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
           k:int, # the cutoff: the user reads at most k ranks
           *, min_rel=0, # the grade of gain 0
@@ -168,6 +174,7 @@ def nerr9(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
     tail = ((L + 1) / _ranks(L + 1, min(N, k))).sum()                   # past the list: C_i = i/(i+1), so chance ∝ 1/i
     return as_result(_expected_utility(i / (i + 1) * (1 - g) * (i < k), g, tail), single)
 
+# %% ../nbs/08a_cwl.ipynb #9dd02b4f
 def nerr10(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
            *, p:float=0.9, # persistence, in [0, 1]
            min_rel=0, # the grade of gain 0
@@ -179,6 +186,7 @@ def nerr10(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
     g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     return as_result(_expected_utility(p * (1 - g), g, _geometric(p, N - g.shape[1])), single)
 
+# %% ../nbs/08a_cwl.ipynb #f2d8dabe
 def nerr11(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
            *, T:float=1.0, # the gain the user expects to need (> 0), as in INSQ
            min_rel=0, # the grade of gain 0

@@ -95,6 +95,7 @@ def _gain_values(g:np.ndarray, gain)->np.ndarray:
     if out.shape != g.shape: raise EvalInputError(f"the gain callable must return one gain per grade (shape {g.shape}); got shape {out.shape}")
     return out
 
+# %% ../nbs/05_dcg.ipynb #96e64ac7
 def _gain_cells(m:np.ndarray, # grades (queries × ranks), NaN where there is no document
                 judged:np.ndarray, # whether each cell's document was judged (unjudged ones gain 0)
                 gain, rel, max_grade, # the conventions in force
@@ -130,6 +131,7 @@ def _gain_cells(m:np.ndarray, # grades (queries × ranks), NaN where there is no
         raise EvalInputError(f"gain {gain!r} of grade {g[i]:g} in {what} row {rows[i]} is not finite{why}")
     return rows, cols, G
 
+# %% ../nbs/05_dcg.ipynb #ca95ec73
 def _lay(m:np.ndarray, # the grades the cells come from
          cells:tuple, # (rows, ranks, gains) from `_gain_cells`
         )->np.ndarray:
@@ -139,6 +141,7 @@ def _lay(m:np.ndarray, # the grades the cells come from
     out[rows, cols] = G
     return out
 
+# %% ../nbs/05_dcg.ipynb #28ad3045
 def _gain_matrix(m:np.ndarray, # grades (queries × ranks), NaN where there is no document
                  judged:np.ndarray, # whether each cell's document was judged (unjudged ones gain 0)
                  gain, rel, max_grade, # the conventions in force
@@ -165,12 +168,14 @@ def _weights(n:int, # how many ranks
                              f"rank {i + 1} weighs {w[i]:g} > rank {i} weighs {w[i - 1]:g}")
     return w
 
+# %% ../nbs/05_dcg.ipynb #cd290a00
 def _finite(s:np.ndarray, what:str)->np.ndarray:
     "`s`, or an error naming the first row whose sum overflowed."
     if not np.isfinite(s).all():
         raise EvalInputError(f"the {what} of row {int(np.argmax(~np.isfinite(s)))} overflows the largest float; use smaller gains")
     return s
 
+# %% ../nbs/05_dcg.ipynb #25ac8c4b
 def _weighted_sum(G:np.ndarray, # gains (queries × ranks), NaN counted as 0
                   w:np.ndarray, # weights, at least as many as ranks
                   what:str='DCG', # for the overflow message
@@ -179,6 +184,7 @@ def _weighted_sum(G:np.ndarray, # gains (queries × ranks), NaN counted as 0
     x = np.nan_to_num(G) * w[:G.shape[1]]
     with np.errstate(over='ignore'): return _finite(sum_in_rank_order(x), what)
 
+# %% ../nbs/05_dcg.ipynb #b06b4e35
 def _cells_sum(cells:tuple, # (rows, ranks, gains) of the cells that can gain; every other cell gains 0
                shape:tuple, # (queries, ranks) of the matrix the cells lie in
                w:np.ndarray, # weights, at least as many as ranks
@@ -208,6 +214,7 @@ def _judged(labels, m:np.ndarray)->np.ndarray:
     "Which cells hold a judged document: a batch knows; in a plain list every listed document counts as judged."
     return labels.judged if isinstance(labels, Batch) else ~np.isnan(m)
 
+# %% ../nbs/05_dcg.ipynb #9ae4f3e2
 def _scored_cells(labels, gain, rel, max_grade)->tuple:
     """What the gain metrics read, as `(m, shape, single, cells)`: the gain cells (`_gain_cells`) of a batch's judged cells when
     it carries them, `m` None (its matrices are never laid out; a max_grade below 0, which every unjudged grade 0 is above,
@@ -217,10 +224,12 @@ def _scored_cells(labels, gain, rel, max_grade)->tuple:
     judged = None if listed is not None else _judged(labels, m)
     return m, shape, single, _gain_cells(m, judged, gain, rel, max_grade, cells=listed)
 
+# %% ../nbs/05_dcg.ipynb #024f2437
 def _width(shape:tuple, k:int|None)->int:
     "The ranks in the top `k` of a (queries × ranks) matrix."
     return shape[1] if k is None else min(k, shape[1])
 
+# %% ../nbs/05_dcg.ipynb #6c13bdd0
 def _top_sum(labels, # what the metric was given (its tie groups, if any)
              m:np.ndarray, # its grade matrix (None for a batch's judged cells)
              shape:tuple, # (queries, ranks) of the grades
@@ -235,6 +244,7 @@ def _top_sum(labels, # what the metric was given (its tie groups, if any)
     if k is not None: rows, cols, G = rows[cols < k], cols[cols < k], G[cols < k]
     return _cells_sum((rows, cols, G), (shape[0], _width(shape, k)), w, what)
 
+# %% ../nbs/05_dcg.ipynb #b354077e
 def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff; None for the whole list
                     *, gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
@@ -304,10 +314,12 @@ def _ideal_grades(labels, n:int, ideal, single:bool)->np.ndarray|str:
     if np.isinf(a).any(): raise EvalInputError("ideal must hold finite grades (NaN for padding); found an infinite value")
     return a
 
+# %% ../nbs/05_dcg.ipynb #f2e53969
 def _ideal_gains(I:np.ndarray)->np.ndarray:
     "The positive gains of each row, largest first (zeros after them)."
     return -np.sort(-np.where(I > 0, I, 0.0), axis=1)
 
+# %% ../nbs/05_dcg.ipynb #534f6abe
 def _ideal_sorted(labels, m, cells, source, conv, k)->np.ndarray:
     "The ideal ranking's gains, largest first: from the ideal grades `source` (times their weights, `conv[3]`), or the returned documents (their top `k` for 'returned_top_k')."
     if not isinstance(source, str):

@@ -6,7 +6,7 @@
 from __future__ import annotations
 from itertools import chain, permutations
 import numpy as np
-from .kit import (EvalInputError, SubtopicBatch, check_rel, check_k, check_number, check_choice, as_result,
+from .kit import (EvalInputError, SubtopicBatch, check_k, check_number, check_choice, as_result,
                                 safe_ratio, item_weights)
 
 # %% auto #0
@@ -99,6 +99,7 @@ def _relevant_first(I:np.ndarray)->np.ndarray:
     o = np.argsort(~rel, axis=1, kind='stable')[:, :int(rel.sum(axis=1).max(initial=0))]
     return np.take_along_axis(I, o[:, :, None], axis=1)
 
+# %% ../nbs/07_diversity.ipynb #7f2f3be6
 def _greedy_gains(I:np.ndarray, alpha:float, steps:int)->np.ndarray:
     "Gains at ranks 1…`steps` of the greedy ideal ranking of the candidates `I`; equal gains go to the earlier candidate."
     C = _relevant_first(I)
@@ -117,6 +118,7 @@ def _greedy_gains(I:np.ndarray, alpha:float, steps:int)->np.ndarray:
         w = np.where(C[rows, pick], w * (1 - alpha), w)
     return out
 
+# %% ../nbs/07_diversity.ipynb #5be7a9b3
 def _exact_gains(I:np.ndarray, alpha:float, steps:int, discount:np.ndarray)->np.ndarray:
     "Gains at ranks 1…`steps` of the ranking of the candidates `I` with the largest Σ g(r)·discount(r), by trying every order."
     C = _relevant_first(I)
@@ -136,6 +138,7 @@ def _exact_gains(I:np.ndarray, alpha:float, steps:int, discount:np.ndarray)->np.
         out[lo:lo + block, :L] = g[np.arange(len(c)), np.argmax(g @ discount[:L], axis=1)]
     return out
 
+# %% ../nbs/07_diversity.ipynb #8033249e
 def _ideal_gains(I:np.ndarray, alpha:float, steps:int, discount:np.ndarray, search:str)->np.ndarray:
     "Gains at ranks 1…`steps` of the ideal ranking of the candidates `I`, found by `search`."
     if check_choice(search, 'search', SEARCHES) == 'greedy': return _greedy_gains(I, alpha, steps)
@@ -160,20 +163,24 @@ def _inputs(subtopics, ideal)->tuple:
                              f"relevant documents in the ranking than in ideal{'' if single else f' (query row {q})'}")
     return J, n, I, single
 
+# %% ../nbs/07_diversity.ipynb #1895cb55
 def _n_subtopics(I:np.ndarray)->np.ndarray:
     "S per query: the subtopics with at least one relevant judged document."
     return I.any(axis=1).sum(axis=1)
 
+# %% ../nbs/07_diversity.ipynb #b586d74f
 def _cutoffs(k, n:np.ndarray)->np.ndarray:
     "Each query's cutoff: `k`, or its own number of documents when `k` is None."
     k = check_k(k)
     return n.astype(np.int64) if k is None else np.full(len(n), k, np.int64)
 
+# %% ../nbs/07_diversity.ipynb #775c73a2
 def _upto(x:np.ndarray, kq:np.ndarray)->np.ndarray:
     "Σ_{r ≤ k} x(r) per row, added rank by rank, at the per-row cutoffs `kq` (ranks past the width add nothing)."
     cs = np.concatenate([np.zeros((len(x), 1)), np.cumsum(x, axis=1)], axis=1)
     return cs[np.arange(len(x)), np.minimum(kq, x.shape[1])]
 
+# %% ../nbs/07_diversity.ipynb #e4541169
 def _discount(kind:str, n:int, beta:float=None)->np.ndarray:
     "Weights of ranks 1…n: 'log' 1/log2(r+1) (DCG), 'rank' 1/r (ERR), 'geometric' β^(r−1) (NRBP)."
     r = np.arange(1, n + 1)
@@ -181,10 +188,12 @@ def _discount(kind:str, n:int, beta:float=None)->np.ndarray:
     if kind == 'rank': return 1 / r
     return _powers(beta, n)
 
+# %% ../nbs/07_diversity.ipynb #b53afb80
 def _discounted(J:np.ndarray, alpha:float, kq:np.ndarray, discount:np.ndarray)->np.ndarray:
     "Σ_{r ≤ k} g(r)·discount(r) of the rankings `J`."
     return _upto(_gains(J, alpha) * discount[:J.shape[1]], kq)
 
+# %% ../nbs/07_diversity.ipynb #cd27577e
 def _ideal_ideal(S:np.ndarray, alpha:float, kq:np.ndarray, discount:np.ndarray)->np.ndarray:
     "Σ_{r ≤ k} S(1 − α)^{r−1}·discount(r): the same sum for a list whose every document is relevant to every subtopic."
     w = np.r_[0.0, np.cumsum(_powers(1 - alpha, len(discount)) * discount)]
@@ -308,6 +317,7 @@ def _within(J:np.ndarray, kq:np.ndarray)->np.ndarray:
     "The flags `J` with the ranks below each query's cutoff cleared."
     return J & (np.arange(J.shape[1]) < kq[:, None])[:, :, None]
 
+# %% ../nbs/07_diversity.ipynb #f0790117
 def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
            k:int=None, # a cutoff; None (ndeval) for the whole ranking
            *, ideal=None, # the judged documents' matrix, which gives R_s and S; None: the ranked documents
@@ -319,6 +329,7 @@ def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query
     total = np.cumsum(hit_precision, axis=1)[:, -1] if J.shape[1] else np.zeros((len(J), J.shape[2]))
     return as_result(safe_ratio(safe_ratio(total, I.sum(axis=1)).sum(axis=1), _n_subtopics(I)), single)
 
+# %% ../nbs/07_diversity.ipynb #de39860d
 def p_ia(subtopics, # as for `map_ia`
          k:int=None, # the cutoff; None divides by the length of each ranking
          *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
@@ -329,6 +340,7 @@ def p_ia(subtopics, # as for `map_ia`
     kq = _cutoffs(k, n)
     return as_result(safe_ratio(_upto(J.sum(axis=2).astype(np.float64), kq), (np.minimum(kq, n) if adaptive_k else kq) * _n_subtopics(I)), single)
 
+# %% ../nbs/07_diversity.ipynb #944f3b38
 def strec(subtopics, # as for `map_ia`
           k:int=None, # the cutoff; None for the whole ranking
           *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents

@@ -32,6 +32,7 @@ def _query_max(labels, m:np.ndarray)->np.ndarray:
     g = labels.ideal if isinstance(labels, Batch) else m
     return np.fmax.reduce(g, axis=1, initial=0.0)
 
+# %% ../nbs/06_err.ipynb #91e9653c
 def _check_not_above(labels, m:np.ndarray, gmax:np.ndarray):
     "Raise `EvalInputError` at the first grade (listed, or judged in a `Batch`) above its query's `gmax`."
     above = m > gmax[:, None]
@@ -44,6 +45,7 @@ def _check_not_above(labels, m:np.ndarray, gmax:np.ndarray):
         raise EvalInputError(f"query {str(labels.qids[r])!r} has a judged grade {np.nanmax(labels.ideal[r]):g} above "
                              f"max_grade={gmax[r]:g}; max_grade is the top grade of the judging scale")
 
+# %% ../nbs/06_err.ipynb #1fe968c8
 def _max_grades(labels, # the labels as given (a `Batch` supplies its judged grades)
                 m:np.ndarray, # the label matrix
                 max_grade, # a positive number, one per query, or "query"
@@ -90,6 +92,7 @@ def _mean_products(q:np.ndarray, # (groups × n) each group's 1 - R, in any orde
         e[:a, 1:m + 1] = ((m - j) * e[:a, 1:m + 1] + j * q[:a, m - 1, None] * e[:a, :m]) / m
     return e
 
+# %% ../nbs/06_err.ipynb #1fdba93c
 def _expected_stops(g, # the batch's `TieGroups`
                     R:np.ndarray, read_on:np.ndarray, # stop and read-on chances (queries × ranks) in the batch's fixed order
                    )->np.ndarray: # (queries × ranks) E[P_r] over the orders of every tie group, 0 in padding
@@ -184,6 +187,7 @@ def _rng(seed)->np.random.Generator:
         raise EvalInputError(f"seed must be an int ≥ 0 or a numpy Generator; got {seed!r}")
     return np.random.default_rng(int(seed))
 
+# %% ../nbs/06_err.ipynb #247eba8d
 def _first_stop(R:np.ndarray, # stop probabilities (queries × ranks), NaN or 0 where there is no document
                 n_users:int, # users per query
                 rng:np.random.Generator, # the source of the draws
@@ -198,6 +202,7 @@ def _first_stop(R:np.ndarray, # stop probabilities (queries × ranks), NaN or 0 
         out[:, lo:lo + step] = np.where(stop.any(axis=2), stop.argmax(axis=2) + 1, 0)
     return out
 
+# %% ../nbs/06_err.ipynb #c55ee3e1
 def _check_users(n_users)->int:
     "`n_users` as a positive int, or a clear error."
     if isinstance(n_users, (bool, np.bool_)) or not isinstance(n_users, (int, np.integer)) or n_users <= 0:

@@ -19,8 +19,36 @@ from .provenance import Inputs, SETTINGS, conventions_record, provenance_record
 # %% auto #0
 __all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'evaluate', 'MergedEvaluation']
 
+# %% ../nbs/10_evaluate.ipynb #4b775917
+class _ValuesJSON:
+    "Per-query values as JSON and back: `to_json` writes plain data that `from_json` reads."
+    def to_json(self, indent:int=1)->str:
+        """The per-query values, their summaries (a mean with its counts `n` and `skipped`) and what was left out, as JSON (a
+        NaN is `null`): plain data, which `from_json` reads back."""
+        means = {k: v if isinstance(v, int) else dict(value=float(v), n=v.n, skipped=v.skipped) for k, v in self.means().items()}
+        data = dict(type=type(self).__name__, keys=self.keys, measures=[str(m) for m in self.measures], qids=list(self.qids),
+                    values=self.values, means=means, queries=self.queries, missing_from_run=list(self.missing_from_run),
+                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields(),
+                    conventions=self.conventions(), provenance=self.provenance())
+        return json.dumps(plain_json(data), indent=indent, allow_nan=False)
+    @classmethod
+    def from_json(cls, text:str, # what `to_json` wrote
+                 ):
+        "The result `to_json` wrote (an `Evaluation`, a `MergedEvaluation`): the same values, means and report."
+        d = json.loads(text)
+        kinds = _kinds(PerQueryValues)
+        if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
+        return _recorded(kinds[d['type']]._from_dict(d), d)
+    @staticmethod
+    def _json_columns(d:dict)->tuple:
+        "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."
+        text = lambda ids: np.asarray(ids, str) if ids else np.zeros(0, str)
+        qids = text(d['qids'])
+        return (qids, np.array(d['values'], float).reshape(len(qids), len(d['keys'])), [parse_measure(m) for m in d['measures']],
+                [text(d['missing_from_run']), text(d['missing_from_qrels'])])
+
 # %% ../nbs/10_evaluate.ipynb #a4292fa2
-class PerQueryValues(Tabled):
+class PerQueryValues(_ValuesJSON, Tabled):
     "What every table of per-query values of named measures offers (`keys`, `measures`, `qids`, `values`, the missing queries)."
     @property
     def skipped(self)->int:
@@ -52,38 +80,15 @@ class PerQueryValues(Tabled):
         t = means_table(self, digits); t.label = label
         return t
     def _repr_html_(self)->str: return evaluation_html(self)
-    def to_json(self, indent:int=1)->str:
-        """The per-query values, their summaries (a mean with its counts `n` and `skipped`) and what was left out, as JSON (a
-        NaN is `null`): plain data, which `from_json` reads back."""
-        means = {k: v if isinstance(v, int) else dict(value=float(v), n=v.n, skipped=v.skipped) for k, v in self.means().items()}
-        data = dict(type=type(self).__name__, keys=self.keys, measures=[str(m) for m in self.measures], qids=list(self.qids),
-                    values=self.values, means=means, queries=self.queries, missing_from_run=list(self.missing_from_run),
-                    missing_from_qrels=list(self.missing_from_qrels), report=self.report(), **self._json_fields(),
-                    conventions=self.conventions(), provenance=self.provenance())
-        return json.dumps(plain_json(data), indent=indent, allow_nan=False)
-    @classmethod
-    def from_json(cls, text:str, # what `to_json` wrote
-                 ):
-        "The result `to_json` wrote (an `Evaluation`, a `MergedEvaluation`): the same values, means and report."
-        d = json.loads(text)
-        kinds = _kinds(PerQueryValues)
-        if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
-        return _recorded(kinds[d['type']]._from_dict(d), d)
-    @staticmethod
-    def _json_columns(d:dict)->tuple:
-        "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."
-        text = lambda ids: np.asarray(ids, str) if ids else np.zeros(0, str)
-        qids = text(d['qids'])
-        return (qids, np.array(d['values'], float).reshape(len(qids), len(d['keys'])), [parse_measure(m) for m in d['measures']],
-                [text(d['missing_from_run']), text(d['missing_from_qrels'])])
 
+# %% ../nbs/10_evaluate.ipynb #b99d1253
 def _kinds(base:type)->dict:
     "{name: class} of the subclasses of `base`, at any depth."
     out = {}
     for k in base.__subclasses__(): out |= {k.__name__: k} | _kinds(k)
     return out
 
-
+# %% ../nbs/10_evaluate.ipynb #2ca857c4
 @dataclass(eq=False)
 class _JoinRecord:
     "What an `Evaluation` read back from JSON keeps of its join (its `batch`): the queries left out, the settings, the report."
@@ -94,6 +99,7 @@ class _JoinRecord:
     text: str
     def report(self)->str: return self.text
 
+# %% ../nbs/10_evaluate.ipynb #a69c933a
 @dataclass(eq=False)
 class Evaluation(PerQueryValues):
     "Per-query values of several measures on one joined run, with their summaries and what was left out."
@@ -154,6 +160,7 @@ def _keyed(measures)->tuple:
     if not keys: raise EvalInputError("no measures given; name at least one, e.g. ['nDCG@10', 'AP']")
     return [str(k) if isinstance(k, Measure) or is_tool_measure(k) else k for k in keys], [parse_measure(k) for k in keys]
 
+# %% ../nbs/10_evaluate.ipynb #37cfd44f
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."
     for m in parsed: m.check_evaluable()
@@ -164,6 +171,7 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     raise EvalInputError(f"diversity measures ({', '.join(div)}) read subtopic qrels, the others one grade per document: "
                          "evaluate them in separate calls")
 
+# %% ../nbs/10_evaluate.ipynb #c54c0f32
 def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
                run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
                measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
@@ -186,6 +194,7 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
     if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e
 
+# %% ../nbs/10_evaluate.ipynb #92062186
 def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
              run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
              measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...

@@ -46,6 +46,7 @@ def long_id_rows(a:np.ndarray, # byte-string ids, of any shape
     if a.dtype.kind != 'S' or a.dtype.itemsize <= ID_LIMIT or not a.size: return np.zeros(0, np.int64)
     return np.flatnonzero(np.ascontiguousarray(a).view(np.uint8).reshape(a.size, -1)[:, ID_LIMIT] != 0)
 
+# %% ../nbs/00_ids.ipynb #4dd15af6
 def long_id_ranks(a:np.ndarray, # byte-string ids (1-D)
                  )->tuple:
     "(the rows of `a` holding stand-ins, each one's id's rank among them in byte order; equal ids, equal ranks)."
@@ -54,6 +55,7 @@ def long_id_ranks(a:np.ndarray, # byte-string ids (1-D)
     rank = {x: i for i, x in enumerate(sorted(set(ids)))}
     return rows, np.array([rank[x] for x in ids], np.uint64)
 
+# %% ../nbs/00_ids.ipynb #93336708
 def ids_greater(a:np.ndarray, # byte-string ids
                 b:np.ndarray, # as many byte-string ids
                )->np.ndarray:
@@ -63,10 +65,12 @@ def ids_greater(a:np.ndarray, # byte-string ids
     if len(both): out[both] = [original_id(x) > original_id(y) for x, y in zip(a[both].tolist(), b[both].tolist())]
     return out
 
+# %% ../nbs/00_ids.ipynb #e40f84a6
 def long_ids_of(*arrays)->dict:
     "{stand-in: id} of the stand-ins in `arrays` (what a pickled object carries to another process)."
     return {s: original_id(s) for a in arrays if a is not None for s in np.asarray(a).ravel()[long_id_rows(np.asarray(a))].tolist()}
 
+# %% ../nbs/00_ids.ipynb #bdac4480
 def remember_long_ids(ids:dict):
     "Add the stand-ins of `ids` ({stand-in: id}, from `long_ids_of`) to this process's table."
     for s, b in ids.items(): fit_id(b)

@@ -54,6 +54,7 @@ def plural(n:int, # how many
     "`n` and the right noun: '1 query', '3 queries'."
     return f"{n} {one if n == 1 else many}"
 
+# %% ../nbs/00_kit.ipynb #6d5d926f
 def evaluated_report(n:int, # queries evaluated
                      in_run:int, # of them, queries the run holds
                      n_ret:int, # documents ranked
@@ -71,6 +72,7 @@ def evaluated_report(n:int, # queries evaluated
         if len(ids): lines.append(f"{plural(len(ids), 'query', 'queries')} {what}: {preview(ids)}")
     return '\n'.join(lines)
 
+# %% ../nbs/00_kit.ipynb #fb2585f4
 def preview(ids, # the ids to list
             n:int=5, # how many to show
            )->str:
@@ -89,8 +91,33 @@ class _CellMatrix:
         return b.__dict__[self.name]
     def __set__(self, b, value): b.__dict__[self.name] = value
 
+# %% ../nbs/00_kit.ipynb #5df65667
+class _RankedCells:
+    "A `Batch`'s run laid out as its matrices, on first use: scores, tie flags, run rows and document ids at each rank."
+    # Laid out on first use: most metrics read only `grades` and `judged`.
+    @cached_property
+    def scores(self)->np.ndarray:
+        "(q, depth) the run's scores in rank order, NaN padding."
+        return self._need_ranking().lay(self.ranking.score[self.ranking.order], np.nan)
+    @cached_property
+    def tied(self)->np.ndarray:
+        "(q, depth) whether the document's score ties with the one above it under the tie policy."
+        return self._need_ranking().lay(self.ranking.tied, False)
+    @cached_property
+    def doc_index(self)->np.ndarray:
+        "(q, depth) the run row of the document at each rank, -1 for padding."
+        return self._need_ranking().lay(self.ranking.order.copy(), -1)
+    def _need_ranking(self)->Ranking:
+        if self.ranking is None: raise EvalInputError("this batch was built without its run's ranking (scores, ties and ids are unknown)")
+        return self.ranking
+    def docnos(self)->np.ndarray:
+        "Document ids in rank order (queries × depth, '' for padding)."
+        r = self._need_ranking()
+        return decode_ids(np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b''))
+
+# %% ../nbs/00_kit.ipynb #e2b61d9f
 @dataclass(eq=False)
-class Batch:
+class Batch(_RankedCells):
     "Rank-ordered grades of many queries, joined to their judgements: what every metric reads."
     qids: np.ndarray # (q,) query ids, sorted
     grades: np.ndarray = _CellMatrix() # (q, depth) grade of the document at each rank; 0 for an unjudged document; NaN after the last document
@@ -137,30 +164,10 @@ class Batch:
         "The ranks of the matrices: their width, or for a batch of cells not yet laid out, the longest query's `n_ret`."
         if self.__dict__['grades'] is None: return int(self.n_ret.max(initial=0))
         return self.grades.shape[1]
-    # Laid out on first use: most metrics read only `grades` and `judged`.
-    @cached_property
-    def scores(self)->np.ndarray:
-        "(q, depth) the run's scores in rank order, NaN padding."
-        return self._need_ranking().lay(self.ranking.score[self.ranking.order], np.nan)
-    @cached_property
-    def tied(self)->np.ndarray:
-        "(q, depth) whether the document's score ties with the one above it under the tie policy."
-        return self._need_ranking().lay(self.ranking.tied, False)
-    @cached_property
-    def doc_index(self)->np.ndarray:
-        "(q, depth) the run row of the document at each rank, -1 for padding."
-        return self._need_ranking().lay(self.ranking.order.copy(), -1)
-    def _need_ranking(self)->Ranking:
-        if self.ranking is None: raise EvalInputError("this batch was built without its run's ranking (scores, ties and ids are unknown)")
-        return self.ranking
     def n_rel_at(self, rel, # the lowest grade counted as relevant
                 )->np.ndarray:
         "Judged documents with grade ≥ `rel`, per query."
         return (self.ideal >= rel).sum(axis=1)
-    def docnos(self)->np.ndarray:
-        "Document ids in rank order (queries × depth, '' for padding)."
-        r = self._need_ranking()
-        return decode_ids(np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b''))
     def report(self)->str:
         "What was evaluated and what was left out."
         return evaluated_report(len(self), self.in_run.sum(), int(self.n_ret.sum()), self.ties, self.queries,
@@ -172,6 +179,7 @@ def _log_factorials(n:int)->np.ndarray:
     "log(i!) for i = 0..n."
     return np.r_[0.0, np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))]
 
+# %% ../nbs/00_kit.ipynb #c27e11be
 @dataclass(eq=False)
 class TieGroups:
     "Where the tie groups of a `ties='expected'` batch lie: each rank's group, its size, the ranks above it, the rank's place in it."
@@ -228,6 +236,7 @@ class TieGroups:
         out[at] = r * np.exp(lf[n - j] + lf[n - r] - lf[n] - lf[rest])   # C(n-j, r-1) / C(n, r)
         return out
 
+# %% ../nbs/00_kit.ipynb #d54a7874
 def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
               )->TieGroups|None:
     "The tie groups of a batch joined with ties='expected' (the metric returns its expected value), else None."
@@ -336,11 +345,13 @@ def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D arra
         raise EvalInputError(f"labels row {r}: NaN at rank {c + 1} is followed by a grade; NaN may only pad the end of a list")
     return m, single
 
+# %% ../nbs/00_kit.ipynb #b5fe2143
 def judged_cells(labels, # what a metric was given
                 )->tuple|None:
     "A batch's judged cells (rows, ranks from 0, grades; row by row in rank order) when it carries them and no tie groups; else None."
     return labels.cells if isinstance(labels, Batch) and labels.cells is not None and labels.tie_groups is None else None
 
+# %% ../nbs/00_kit.ipynb #66f9c790
 def cells_or_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                    )->tuple:
     """What a metric reads, as `(cells, m, shape, single)`: the `judged_cells` when there are any such, with `m` None (the
@@ -407,6 +418,7 @@ def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
     "The True cells of `mask`, row by row in rank order, as (rows, ranks from 0): the cells a sparse sum adds."
     return np.divmod(np.flatnonzero(mask), max(mask.shape[1], 1))
 
+# %% ../nbs/00_kit.ipynb #42b9c32a
 def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`, or None
               m:np.ndarray|None, # else the grade matrix
               rel:float, # the lowest grade counted as relevant (> 0)
@@ -417,6 +429,7 @@ def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`,
     hit = g >= rel
     return rows[hit], cols[hit]
 
+# %% ../nbs/00_kit.ipynb #52881edd
 def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, the values of its nonzero cells, row by row in rank order
                       rows:np.ndarray=None, # each listed value's row (ascending), when `x` lists cells; the cells not listed hold 0
                       n:int=None, # the number of rows, when `x` lists cells

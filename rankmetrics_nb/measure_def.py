@@ -91,6 +91,7 @@ Param.parse = _parse
 # %% ../nbs/09_measure_def.ipynb #0f792e45
 TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics', 'ndeval')   # the tools whose names the registry records
 
+# %% ../nbs/09_measure_def.ipynb #8aa1b73b
 @dataclass(frozen=True)
 class MeasureDef:
     "A registry entry: a measure's name, meaning, parameters, cutoff rule, summary, names in other tools and computation."

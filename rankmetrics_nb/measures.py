@@ -20,10 +20,9 @@ __all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 
            'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG',
            'alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat',
            'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10',
-           'NERR11', 'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'IR_MEASURES_NOT_HERE',
-           'trec_forms', 'nickname', 'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure',
-           'is_tool_measure', 'canonical', 'measure', 'registry_table', 'Param', 'MeasureDef', 'GainMap', 'TOOLS',
-           'judged_only']
+           'NERR11', 'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'trec_forms',
+           'nickname', 'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure', 'is_tool_measure',
+           'canonical', 'measure', 'registry_table', 'Param', 'MeasureDef', 'GainMap', 'TOOLS', 'judged_only']
 
 # %% ../nbs/09d_measures.ipynb #db129d2f
 def _assemble(entries:list, # `MeasureDef`s, in the order the registry lists them
@@ -134,6 +133,7 @@ class Measure:
         if params.pop('judged_only', False): batch = judged_only(batch)
         return np.asarray(d.compute(batch, self.k, **params), np.float64)
 
+# %% ../nbs/09d_measures.ipynb #c57077f8
 _CUTOFF_RULES = ('optional', 'required', 'none')
 GM_FLOOR = 1e-5     # trec_eval's floor under a geometric mean's values (gm_map, gm_bpref)
 

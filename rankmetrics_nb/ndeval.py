@@ -99,6 +99,7 @@ class DiversityTable(Tabled):
     def __repr__(self):
         return f"DiversityTable({self.runid}: {len(self.topics)} topics × {len(self.measures)} measures, preset {self.preset!r}, mean over {self.n_averaged})"
 
+# %% ../nbs/07a_ndeval.ipynb #3fa6ba4c
 def _run_tag(run)->str:
     "The tag (6th column) of a run file's first line, which ndeval prints as the runid; 'run' for other inputs."
     if not isinstance(run, (str, os.PathLike)) or not os.path.isfile(run): return 'run'

@@ -127,6 +127,7 @@ def _rank_scores(labels, m:np.ndarray, scores)->np.ndarray:
     if isinstance(labels, Batch): return labels.scores
     return np.broadcast_to(-np.arange(m.shape[1], dtype=np.float64), m.shape)
 
+# %% ../nbs/08_rank_correlation.ipynb #b82b6ebb
 def ordered_pairs(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                   *, scores=None, # the documents' scores in rank order, shaped like the labels; None: a batch's, else falling with the rank
                   weights=None, # each document's weight; a pair weighs its more relevant document's (TF-Ranking); None: a batch's, else 1
@@ -143,6 +144,7 @@ def ordered_pairs(labels, # grades in rank order: one list, a NaN-padded 2-D arr
         right[a:a + step] = (pair * (sb[:, :, None] > sb[:, None, :])).sum(axis=(1, 2))
     return (right[0], total[0]) if single else (right, total)
 
+# %% ../nbs/08_rank_correlation.ipynb #257f134c
 def ordered_pair_accuracy(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                           *, scores=None, # the documents' scores in rank order; None: a batch's, else falling with the rank
                           weights=None, # each document's weight (a pair weighs its more relevant document's); None: a batch's, else 1
@@ -178,6 +180,7 @@ def _paired_scores(x, y)->tuple:
     if (np.isnan(x) != np.isnan(y)).any(): raise EvalInputError("x and y must be padded with NaN at the same places (NaN is no item)")
     return x, y, single
 
+# %% ../nbs/08_rank_correlation.ipynb #6d995afc
 def _kendall_counts(x:np.ndarray, y:np.ndarray)->dict:
     "Per row: n, P, C − D, T_x, T_y and the fewer distinct values, all exact integers."
     present = ~np.isnan(x)
@@ -188,8 +191,6 @@ def _kendall_counts(x:np.ndarray, y:np.ndarray)->dict:
     (tx, dx), (ty, dy), (txy, _) = (_ties(rows, k, q) for k in ((cx,), (cy,), (cx, cy)))
     P = n * (n - 1) // 2
     return dict(n=n, P=P, S=P - tx - ty + txy - 2 * discordant, tx=tx, ty=ty, m=np.minimum(dx, dy))
-
-
 
 # %% ../nbs/08_rank_correlation.ipynb #d68c2d07
 def kendall_tau(x, # scores of n items: one list, or a 2-D array of lists (NaN pads the end of a row)

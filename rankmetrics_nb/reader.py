@@ -64,6 +64,7 @@ def _read_regular(f, size:int, source:str)->np.ndarray:
                              "read it again once it is written")
     return buf
 
+# %% ../nbs/00a_reader.ipynb #23bd55e6
 def _read_stream(f, source:str, limit:int)->bytearray:
     """Everything a pipe, FIFO or device gives, read once, in pieces; more than `limit` bytes is an error. Plain text with a
     NUL byte stops the reading at the end of that byte's line (a device such as /dev/zero never ends): the text read so
@@ -77,6 +78,7 @@ def _read_stream(f, source:str, limit:int)->bytearray:
             return data if end < 0 else data[:end + 1]
     return data
 
+# %% ../nbs/00a_reader.ipynb #dbd7caa5
 def _gunzip(data, source:str, limit:int)->bytearray:
     "The text of gzip `data` (every member, as `gzip.decompress` reads them), in steps: more than `limit` bytes of text stop it."
     out, rest = bytearray(), bytes(data)
@@ -94,6 +96,7 @@ def _gunzip(data, source:str, limit:int)->bytearray:
     except zlib.error as e: raise EvalInputError(f"{source}: damaged gzip file ({e})") from None
     return out
 
+# %% ../nbs/00a_reader.ipynb #4963c897
 def _text_of(f, source:str)->np.ndarray:
     "The text of the file open as `f` (any kind), read through that opening, decompressed if gzip; at most `read_limit()` bytes."
     st, limit = os.fstat(f.fileno()), read_limit()
@@ -103,12 +106,14 @@ def _text_of(f, source:str)->np.ndarray:
     if bytes(data[:2]) != _GZIP: return np.frombuffer(data, np.uint8)
     return np.frombuffer(_gunzip(data, source, limit), np.uint8)
 
+# %% ../nbs/00a_reader.ipynb #a970300e
 def read_text(path, # a file of any kind (regular, pipe, FIFO, device), plain or gzip (recognised by its first two bytes)
               source:str=None, # its name in messages; None: the path
              )->np.ndarray:
     "The text of the file at `path` as bytes (`uint8`), read once and decompressed if gzip; more than `read_limit()` bytes is an error."
     with _open(path) as f: return _text_of(f, os.fspath(path) if source is None else source)
 
+# %% ../nbs/00a_reader.ipynb #10bb07ed
 def read_bytes(path, # a file of any kind: plain or gzip
               )->bytes:
     "The text of the file at `path` as `bytes` (`read_text`)."
@@ -123,12 +128,14 @@ class _Prefixed:
         out, self.head = (self.head, b'') if n is None or n < 0 or n >= len(self.head) else (self.head[:n], self.head[n:])
         return out
 
+# %% ../nbs/00a_reader.ipynb #0a317d65
 def _fill(read, n:int)->bytes:
     "`n` bytes from `read` (fewer only at the end), read in pieces of at most 64 MiB."
     out = bytearray()
     while len(out) < n and (piece := read(min(n - len(out), 64 << 20))): out += piece
     return bytes(out)
 
+# %% ../nbs/00a_reader.ipynb #847eda82
 def text_pieces(path, # a file of any kind, plain or gzip
                 size:int, # bytes per piece
                 source:str=None, # its name in messages; None: the path
@@ -175,11 +182,13 @@ def _value_problem(v:bytes, kind:str, column:str):
         if not _FLOAT.fullmatch(v): return f"{noun} {text!r} is not a number"
         if not np.isfinite(float(v)): return f"{noun} {text!r} is not a finite number"
 
+# %% ../nbs/00a_reader.ipynb #4d6fc24d
 def _fields_of(line:bytes)->list:
     "The fields of one line: split on spaces and tabs, a final CR dropped."
     if line.endswith(b'\r'): line = line[:-1]
     return [f for f in _SPLIT.split(line) if f]
 
+# %% ../nbs/00a_reader.ipynb #f4a81daa
 def _line_problem(fields:list, layout:str):
     "What is wrong with the `fields` of one line, or None."
     L = LAYOUTS[layout]
@@ -193,11 +202,13 @@ def _line_problem(fields:list, layout:str):
         return f"expected {n}{' or more' if L['extra'] else ''} columns ({' '.join(L['columns'])}), found {len(fields)}"
     return next(filter(None, (_value_problem(v, k, c) for v, k, c in zip(fields, L['kinds'], L['columns']))), None)
 
+# %% ../nbs/00a_reader.ipynb #cf509c8d
 def _shown(fields:list)->str:
     "A line's fields for a message: quoted, and cut after 200 characters (a megabyte of NULs is no message)."
     text = b' '.join(fields).decode('utf-8', 'replace')
     return repr(text) if len(text) <= 200 else repr(text[:200]) + f'… ({len(text):,} characters)'
 
+# %% ../nbs/00a_reader.ipynb #fe25d99f
 def _data_lines(data:bytes):
     "(line number, fields) of every data line: blank lines and comment lines (`#` first) are skipped."
     for no, line in enumerate(data.split(b'\n'), 1):
@@ -213,6 +224,7 @@ def _bad_line(data:bytes, source:str, layout:str, row=None, why=None)->EvalInput
         if p: return EvalInputError(f"{source}, line {no}: {p}: {_shown(fields)}")
     return EvalInputError(f"{source}: unreadable {layout} data")
 
+# %% ../nbs/00a_reader.ipynb #434853a5
 def _parse_lines(data:bytes, source:str, layout:str)->dict:
     "The kept columns of TREC `layout` text, read line by line; a bad line raises `EvalInputError`."
     L = LAYOUTS[layout]
@@ -234,6 +246,7 @@ def _parse_lines(data:bytes, source:str, layout:str)->dict:
         out[c] = np.array(col) if k == 'S' else np.array([int(v) for v in col], np.int64) if k == 'i8' else np.array([float(v) for v in col])
     return out
 
+# %% ../nbs/00a_reader.ipynb #e586eb2e
 def data_row_lines(path, # the file the rows were read from
                    rows, # data row numbers (0 is the first data line)
                   )->list:
@@ -272,6 +285,7 @@ def _fields(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->np.ndarray|Non
     T[:, 0::2], T[:, 1::2] = starts[at], ends[at]
     return T
 
+# %% ../nbs/00a_reader.ipynb #1cd5a1ca
 def _parse_chunk(buf:np.ndarray, lo:int, hi:int, L:dict, n_lines:int)->dict|None:
     "The kept columns of the lines buf[lo:hi]: ids as rows of words, numbers as arrays; None when the line reader must decide."
     T = _fields(buf, lo, hi, L, n_lines)
@@ -386,6 +400,7 @@ def _put_part(out:dict, part:dict, at:int)->int|dict:
         o[...] = v
     return n
 
+# %% ../nbs/00a_reader.ipynb #406b02a8
 class _Parts:
     """The parts of a file parsed by several threads and written into one output in parallel: part i learns its first row
     once part i-1 is parsed (`at`, handed on by events), so the threads never wait for each other's copying."""
@@ -447,6 +462,7 @@ def _skip_bom(data, source:str):
     print(f"rankmetrics: note: {source}: skipped the UTF-8 byte order mark at the start of the file", file=sys.stderr)
     return data[3:]
 
+# %% ../nbs/00a_reader.ipynb #84867c47
 def parse_text(data:bytes, # the text of a TREC file
                source:str, # where it came from, for messages
                layout:str, # a key of `LAYOUTS`
@@ -456,6 +472,7 @@ def parse_text(data:bytes, # the text of a TREC file
     out = _fast_parse(np.frombuffer(data, np.uint8), layout)
     return out if out is not None else _parse_lines(bytes(data), source, layout)
 
+# %% ../nbs/00a_reader.ipynb #ca68787d
 def parse_file(path, # a TREC file of any kind (regular, pipe, FIFO), plain or gzip
                layout:str, # a key of `LAYOUTS`
                source:str=None, # the name used in messages; None: the path

@@ -36,12 +36,14 @@ def _top_grade(labels, # what the caller passed: a `Batch` brings the query's ju
     g = labels.ideal if isinstance(labels, Batch) else m
     return np.where(np.isnan(g), -np.inf, g).max(axis=1, initial=-np.inf)
 
+# %% ../nbs/03_reciprocal_rank.ipynb #c57b62b1
 def _targets(labels, m:np.ndarray, mk:np.ndarray, rel:float, by:str)->np.ndarray:
     "Booleans over the top-k matrix `mk`: relevant documents, or those carrying the query's highest grade (≥ `rel`)."
     if by == 'first': return mk >= rel
     top = _top_grade(labels, m)[:, None]
     return (mk == top) & (top >= rel)
 
+# %% ../nbs/03_reciprocal_rank.ipynb #cf74a2d9
 def _first_listed(labels, # a batch that carries its judged cells
                   cells:tuple, # those cells: (rows, ranks from 0, grades), row by row in rank order
                   k:int|None, rel:float, by:str)->np.ndarray:

@@ -21,16 +21,19 @@ def risk_weighted(run, # per-query scores of the run (queries x ...)
     delta = np.asarray(run, float) - np.asarray(base, float)
     return np.where(delta < 0, (1 + alpha) * delta, delta)
 
+# %% ../nbs/14_risk.ipynb #23420d7e
 def urisk(run, base, alpha:float=0.0)->np.ndarray:
     "URisk: the mean risk-weighted difference (over axis 0, the queries)."
     return risk_weighted(run, base, alpha).mean(0)
 
+# %% ../nbs/14_risk.ipynb #3998f4ee
 def trisk(run, base, alpha:float=0.0)->np.ndarray:
     "TRisk: URisk over its standard error $s_z/\\sqrt c$ (a t statistic on the risk-weighted differences)."
     z = risk_weighted(run, base, alpha)
     with np.errstate(divide='ignore', invalid='ignore'):
         return z.mean(0) / (z.std(0, ddof=1) / math.sqrt(len(z)))
 
+# %% ../nbs/14_risk.ipynb #aa6899c8
 def georisk(x, # scores: (runs x queries), or (runs x queries x measures)
             alpha:float=0.0, # risk sensitivity
            )->np.ndarray:
@@ -47,6 +50,7 @@ def georisk(x, # scores: (runs x queries), or (runs x queries x measures)
 # %% ../nbs/14_risk.ipynb #e91c28a3
 def _topic_key(t): return (0, int(t), '') if str(t).isdigit() else (1, 0, str(t))
 
+# %% ../nbs/14_risk.ipynb #00154792
 def trec_risk(run:dict, # {topic: value} of one measure for the run's topics (0 where the qrels judge nothing)
               baseline:dict, # {topic: value} for the baseline run's topics
               alpha:float=0.0, # -riskAlpha

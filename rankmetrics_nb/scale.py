@@ -167,9 +167,11 @@ def _set_index(index):
     global _WORKER_INDEX
     _WORKER_INDEX = index
 
+# %% ../nbs/15_scale.ipynb #07e2abbd
 def _stream_one(run, measures, kwargs):
     return stream_evaluation(_WORKER_INDEX, run, measures, **kwargs)
 
+# %% ../nbs/15_scale.ipynb #a1d3229f
 def _run_files(runs)->dict:
     "{name: path} of the runs: a folder (every file in it), a glob, or a list of paths."
     if isinstance(runs, (str, os.PathLike)) and Path(runs).is_dir(): paths = sorted(p for p in Path(runs).iterdir() if p.is_file())
@@ -179,6 +181,7 @@ def _run_files(runs)->dict:
     names = [p.name for p in paths]
     return dict(zip(names if len(set(names)) == len(names) else map(str, paths), paths))
 
+# %% ../nbs/15_scale.ipynb #4cd1eeb2
 def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
                   runs, # a folder of run files, a glob, a list of paths, or what `compare` takes: {name: run}, a list of runs
                   measures, # a measure name or a list of them

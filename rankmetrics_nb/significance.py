@@ -4,11 +4,10 @@
 
 # %% ../nbs/14_significance.ipynb #f6713737
 from __future__ import annotations
-import math, json, warnings
-from dataclasses import dataclass, field
+import math
 from statistics import NormalDist
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, is_real
+from .kit import EvalInputError, is_real
 
 # %% auto #0
 __all__ = ['WILCOXON_EXACT_MAX', 'WILCOXON_PERMUTATION_MAX', 'RANDOMISATION_EXACT_MAX', 'BOOTSTRAP_BATCH', 'CORRECTIONS',
@@ -63,11 +62,13 @@ def _betacf(a, b, x, tol=1e-15, max_iter=20000):
         if done.all(): return out
     raise ArithmeticError('incomplete beta: the continued fraction did not converge')
 
+# %% ../nbs/14_significance.ipynb #f246c84b
 def _stirling_corr(z):
     "lgamma(z) - Stirling's (z - 1/2) ln z - z + ln(2 pi)/2, for z >= 20 (error < 1e-15)."
     z2 = z * z
     return (1 / 12 - (1 / 360 - (1 / 1260 - 1 / (1680 * z2)) / z2) / z2) / z
 
+# %% ../nbs/14_significance.ipynb #693c784f
 def _log_power_terms(a, b, x, y):
     "$\\ln\\big(x^a y^b / B(a, b)\\big)$ without the cancellation of large logarithms (x + y = 1, both given)."
     with np.errstate(divide='ignore', invalid='ignore'):
@@ -89,6 +90,7 @@ def _log_power_terms(a, b, x, y):
                      - 0.5 * math.log(2 * math.pi) - (_stirling_corr(A) + _stirling_corr(B) - _stirling_corr(n)))
     return out
 
+# %% ../nbs/14_significance.ipynb #6faff061
 def betainc(a, # first shape (> 0)
             b, # second shape (> 0)
             x, # points in [0, 1]
@@ -120,6 +122,7 @@ def t_pvalue(t, # t statistics
     p = betainc(df / 2, 0.5, x, y)
     return np.where(np.isnan(t2), np.nan, p)
 
+# %% ../nbs/14_significance.ipynb #935c09de
 def t_quantile(q, # probability, e.g. 0.975
                df:float, # degrees of freedom
               )->float:
@@ -132,6 +135,7 @@ def t_quantile(q, # probability, e.g. 0.975
         lo, hi = (mid, hi) if t_pvalue(mid, df) > target else (lo, mid)
     return (lo + hi) / 2
 
+# %% ../nbs/14_significance.ipynb #019827b7
 def binom_cdf(k, # successes (integers)
               n, # trials
              )->np.ndarray:
@@ -213,6 +217,7 @@ def _ranks(v)->tuple:
     r = np.empty(len(v)); r[order] = np.repeat(starts + (sizes + 1) / 2, sizes)
     return r, sizes
 
+# %% ../nbs/14_significance.ipynb #030168c2
 WILCOXON_EXACT_MAX = 50       # scipy's default: exact null distribution up to 50 differences (no ties, no zeros)
 WILCOXON_PERMUTATION_MAX = 13 # with ties or zeros: all 2^n sign flips up to 13 differences, else the normal approximation
 
@@ -237,6 +242,7 @@ def _wilcoxon1(d:np.ndarray)->tuple:
     z = (r_plus - m * (m + 1) / 4) / se
     return stat, math.erfc(abs(z) / math.sqrt(2))
 
+# %% ../nbs/14_significance.ipynb #8e5eaa5e
 def wilcoxon_test(d, # differences: a vector, or a (queries x columns) matrix
                  )->tuple:
     "Wilcoxon signed-rank: (statistics min(W+, W-), two-sided p-values) per column, with `scipy.stats.wilcoxon`'s default conventions."
@@ -298,6 +304,7 @@ def bootstrap_means(d, # differences: a vector, or a (queries x columns) matrix
         out[start:start + b] = counts @ d / n
     return out
 
+# %% ../nbs/14_significance.ipynb #255a9a15
 def _quantile(theta:np.ndarray, q:np.ndarray)->np.ndarray:
     "Per column j the q[j] quantile of theta[:, j] (linear interpolation, numpy's default)."
     s = np.sort(theta, 0)
@@ -307,6 +314,7 @@ def _quantile(theta:np.ndarray, q:np.ndarray)->np.ndarray:
     a, b, g = s[lo, cols], s[hi, cols], pos - lo
     return np.where(np.isnan(q), np.nan, a + (b - a) * g)
 
+# %% ../nbs/14_significance.ipynb #e8acc4d0
 def bootstrap_ci(d, # differences: a vector, or a (queries x columns) matrix
                  theta_b:np.ndarray=None, # the bootstrap means (`bootstrap_means`); None: drawn here
                  confidence:float=0.95, # confidence level
@@ -332,6 +340,7 @@ def bootstrap_ci(d, # differences: a vector, or a (queries x columns) matrix
     else: raise EvalInputError(f"unknown bootstrap interval {method!r}; choose 'percentile' or 'bca'")
     return _quantile(theta_b, lo), _quantile(theta_b, hi)
 
+# %% ../nbs/14_significance.ipynb #ccd82fd5
 def bootstrap_test(d, # differences: a vector, or a (queries x columns) matrix
                    theta_b:np.ndarray=None, # the bootstrap means; None: drawn here
                    n_resamples:int=10_000, seed:int=0,

@@ -368,6 +368,7 @@ _PEAK = '''def _peak_mb():
     except (OSError, StopIteration): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 '''
 
+# %% ../nbs/10c_stream.ipynb #22c1c890
 def measure_paths(sizes, # run sizes in lines (multiples of 1,000)
                   folder, # where to write the generated runs
                   block_bytes:int=8 << 20, # the streamed path's block size

@@ -245,10 +245,12 @@ PREFS = [  # (name, kind, description, formula, function of the `PrefCounts`, su
     ('prefs_avgjg_imp', 'float', "prefs_avgjg over the preferences with at least one document retrieved",
      r'prefs_avgjg on $P_{ret} \cup P_{imp}$', lambda c: prefs_avgjg(c, 'imp'), 'mean')]
 
+# %% ../nbs/09c_trec_catalog.ipynb #a95e6f3e
 def _math(formula:str)->str:
     "The LaTeX of a formula written `$...$` alone ('' when it mixes text and mathematics)."
     return formula[1:-1] if formula.count('$') == 2 and formula.startswith('$') and formula.endswith('$') else ''
 
+# %% ../nbs/09c_trec_catalog.ipynb #a9c769e5
 TREC_ONLY += [define(name, doc, cutoff='none', summary=summary, needs='prefs', formula=_math(formula))
               for name, kind, doc, formula, f, summary in PREFS]
 

@@ -41,8 +41,39 @@ def _cells(m:np.ndarray)->tuple:
 # %% ../nbs/08b_trec_measures.ipynb #212ff21e
 NONPOOL, UNJUDGED = -1, -2      # trec_eval's codes: not in the qrels; in the qrels with a negative grade
 
+# %% ../nbs/08b_trec_measures.ipynb #57dbf968
+class _TrecCells:
+    "What `TrecQueries`' measures read, computed once each: relevant and judged cells, and the batches the metric modules read."
+    @cached_property
+    def hit_cells(self)->tuple:
+        "The relevant cells (`_cells` of `hit`): few per query, what most measures read."
+        return _cells(self.hit)
+    @cached_property
+    def judged_cells(self)->tuple:
+        "The cells of the documents in the qrels (`_cells` of `judged`): what bpref, infAP and rbp read."
+        return _cells(self.judged)
+    def judged_sums(self, v:np.ndarray, # one value per judged cell
+                   )->np.ndarray:
+        "Per query, the values of its judged cells added left to right, as trec_eval adds rank by rank."
+        r, _, j, _, _ = self.judged_cells
+        return _row_sums(r, j, v, len(self))
+    @cached_property
+    def relevant(self)->Batch:
+        "trec_eval's relevance for the metric modules: a judged cell of grade 1 at each rank it counts relevant; R is `num_rel`."
+        r, c = self.hit_cells[:2]
+        R = self.num_rel
+        ideal = np.where(np.arange(int(R.max(initial=0))) < R[:, None], 1.0, np.nan)   # n_rel_at(1) is R
+        return Batch.from_cells((r, c, np.ones(len(r))), qids=self.qids, n_ret=self.n_ret, ideal=ideal, n_rel=R, in_run=self.in_run)
+    @cached_property
+    def graded(self)->Batch:
+        "The ranking's grades for the metric modules (the gain measures: the level plays no part), carrying its judged cells."
+        r, c = self.judged_cells[:2]
+        return Batch.from_cells((r, c, self.grades[r, c]), qids=self.qids, n_ret=self.n_ret, ideal=self.ideal,
+                                n_rel=self.num_rel, in_run=self.in_run)
+
+# %% ../nbs/08b_trec_measures.ipynb #ce2a10fb
 @dataclass(eq=False)
-class TrecQueries:
+class TrecQueries(_TrecCells):
     "What every trec_eval measure reads: one row per evaluated query, documents in trec_eval's rank order."
     qids: np.ndarray # query ids, in trec_eval's output order
     grades: np.ndarray # (queries × ranks) grades, NaN padded; unjudged documents 0
@@ -80,32 +111,6 @@ class TrecQueries:
         return self.hit & (self.codes >= 0)
     @cached_property
     def num_rel_ret(self)->np.ndarray: return self.rel_ret.sum(axis=1)
-    @cached_property
-    def hit_cells(self)->tuple:
-        "The relevant cells (`_cells` of `hit`): few per query, what most measures read."
-        return _cells(self.hit)
-    @cached_property
-    def judged_cells(self)->tuple:
-        "The cells of the documents in the qrels (`_cells` of `judged`): what bpref, infAP and rbp read."
-        return _cells(self.judged)
-    def judged_sums(self, v:np.ndarray, # one value per judged cell
-                   )->np.ndarray:
-        "Per query, the values of its judged cells added left to right, as trec_eval adds rank by rank."
-        r, _, j, _, _ = self.judged_cells
-        return _row_sums(r, j, v, len(self))
-    @cached_property
-    def relevant(self)->Batch:
-        "trec_eval's relevance for the metric modules: a judged cell of grade 1 at each rank it counts relevant; R is `num_rel`."
-        r, c = self.hit_cells[:2]
-        R = self.num_rel
-        ideal = np.where(np.arange(int(R.max(initial=0))) < R[:, None], 1.0, np.nan)   # n_rel_at(1) is R
-        return Batch.from_cells((r, c, np.ones(len(r))), qids=self.qids, n_ret=self.n_ret, ideal=ideal, n_rel=R, in_run=self.in_run)
-    @cached_property
-    def graded(self)->Batch:
-        "The ranking's grades for the metric modules (the gain measures: the level plays no part), carrying its judged cells."
-        r, c = self.judged_cells[:2]
-        return Batch.from_cells((r, c, self.grades[r, c]), qids=self.qids, n_ret=self.n_ret, ideal=self.ideal,
-                                n_rel=self.num_rel, in_run=self.in_run)
 
 # %% ../nbs/08b_trec_measures.ipynb #56f7ec0d
 def trec_queries(batch:Batch, # from `joins.join` (its `rel` does not matter here)

@@ -123,9 +123,34 @@ def _lines(cols:list, qids:np.ndarray, values:list, block:int=2048)->str:
     for nan in nans: text = text.replace('\t   nan\n', f'\t{nan}\n')   # C prints 0/0 (x86's NaN, sign bit set) as -nan
     return text
 
+# %% ../nbs/11_trec_output.ipynb #15ac4d1d
+class _TrecEvalOutput:
+    "A `TrecEvalResult` printed: as trec_eval's text, a DataFrame or a `tables.ResultTable`."
+    def text(self, per_query:bool=None, summary:bool=True)->str:
+        "The evaluation printed exactly as trec_eval prints it (`per_query`: the `-q` blocks; default as requested)."
+        per_query = self.per_query_wanted if per_query is None else per_query
+        out = []
+        if per_query:
+            cols = [c for c in self.columns if c.per_query]
+            rows = self.printed
+            out.append(_lines(cols, self.qids[rows], [c.values[rows] for c in cols]))
+        if summary:
+            cols = [c for c in self.columns if c.total is not None]
+            out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
+        return ''.join(out)
+    def to_frame(self):
+        "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
+        import pandas as pd
+        return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
+    def table(self, digits:int=4, label:str=None):
+        "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
+        t = trec_eval_table(self, digits); t.label = label
+        return t
+    def _repr_html_(self)->str: return trec_eval_html(self)
+
 # %% ../nbs/11_trec_output.ipynb #c6ac02b9
 @dataclass(eq=False)
-class TrecEvalResult(Tabled):
+class TrecEvalResult(_TrecEvalOutput, Tabled):
     "The numbers of one trec_eval evaluation: per-query values and summaries of every printed measure name."
     columns: list = field(repr=False) # the printed measure names, in print order, each with its values and summary
     qids: np.ndarray # the evaluated queries, in trec_eval's order
@@ -159,27 +184,6 @@ class TrecEvalResult(Tabled):
         for c in self.columns:
             if c.name == name: return c.values
         raise KeyError(f"{name!r} was not computed; computed: {', '.join(self.names)}")
-    def text(self, per_query:bool=None, summary:bool=True)->str:
-        "The evaluation printed exactly as trec_eval prints it (`per_query`: the `-q` blocks; default as requested)."
-        per_query = self.per_query_wanted if per_query is None else per_query
-        out = []
-        if per_query:
-            cols = [c for c in self.columns if c.per_query]
-            rows = self.printed
-            out.append(_lines(cols, self.qids[rows], [c.values[rows] for c in cols]))
-        if summary:
-            cols = [c for c in self.columns if c.total is not None]
-            out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
-        return ''.join(out)
-    def to_frame(self):
-        "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
-        import pandas as pd
-        return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
-    def table(self, digits:int=4, label:str=None):
-        "The summary (the `all` lines) as a `tables.ResultTable`: one row per printed measure name."
-        t = trec_eval_table(self, digits); t.label = label
-        return t
-    def _repr_html_(self)->str: return trec_eval_html(self)
     def __repr__(self):
         return f"TrecEvalResult(runid={self.runid!r}, {self.n} queries, {len(self.columns)} measure names)"
 

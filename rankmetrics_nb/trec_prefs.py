@@ -33,6 +33,7 @@ class Prefs:
     def __len__(self): return len(self.qid)
     def __repr__(self): return f"Prefs({len(self)} lines from {self.source})"
 
+# %% ../nbs/08c_trec_prefs.ipynb #46ab7be7
 def read_prefs(src, # a `prefs` file (plain or gzip), `Prefs`, or rows `(qid, jg, jsg, docno, level)`
                rel_format:str='prefs', # 'prefs': `qid jg jsg docno level`; 'qrels_prefs': a qrels file, `iter` as the group, one subgroup
               )->Prefs:
@@ -92,6 +93,7 @@ def _run_ranks(rq, rd, score, nd, depth, source, name=str):
     s = np.argsort(key)
     return key[s], pos[s]
 
+# %% ../nbs/08c_trec_prefs.ipynb #63522592
 def _pairs_within(groups, level):
     "(a, b): every pair of rows in the same group with level[a] > level[b]; rows sorted by group then level descending."
     if len(groups) == 0: return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -104,8 +106,10 @@ def _pairs_within(groups, level):
     owner, pos = _expand(l_end, g_end - l_end)
     return o[owner], o[pos]
 
+# %% ../nbs/08c_trec_prefs.ipynb #f66bdb56
 _CELLS = 1 << 24     # matrix cells per batch of the closure (64 MB of float32)
 
+# %% ../nbs/08c_trec_prefs.ipynb #feadb7c8
 def _closure(g_of_item, local, a, b, grp_of_pair, name=str):
     """All preferences implied by transitivity within each group: pairs (a, b) of items, as the transitive closure per group.
     Items are numbered by group (`local`: the number within the group); `name(group)` says which group holds a cycle."""
@@ -147,6 +151,69 @@ class PrefCounts:
         return f"PrefCounts({plural(len(self), 'query', 'queries')}, {plural(len(self.jg_query), 'judgement group', 'judgement groups')}, " \
                f"{plural(len(self.pair_a), 'preference', 'preferences')})"
 
+# %% ../nbs/08c_trec_prefs.ipynb #1f1b47e8
+def _judged_ranks(rkey, # the run's (query, document) keys, sorted
+                  rpos, # their places in the run
+                  line_key, # each judgement line's (query, document) key: query · nd + document
+                  nd:int, # the number of document codes
+                  nq:int, # the number of queries
+                 )->tuple:
+    """The judged documents of each query numbered among the judged, retrieved ones first in run order, then by document:
+    (their keys, each line's document, their numbers, per query the judged documents retrieved and judged)."""
+    dkey, line_doc = np.unique(line_key, return_inverse=True)
+    dq = dkey // max(nd, 1)
+    at = np.clip(np.searchsorted(rkey, dkey), 0, max(len(rkey) - 1, 0))
+    hit = (rkey[at] == dkey) if len(rkey) else np.zeros(len(dkey), bool)
+    runpos = np.where(hit, rpos[at] if len(rkey) else 0, np.iinfo(np.int64).max)
+    o = np.lexsort((dkey % max(nd, 1), runpos, dq))
+    ds = _starts(dq[o])
+    drank = np.empty(len(dkey), np.int64)
+    drank[o] = np.arange(len(o)) - np.repeat(ds[:-1], np.diff(ds))
+    return dkey, line_doc, drank, np.bincount(dq[hit], minlength=nq), np.bincount(dq, minlength=nq)
+
+# %% ../nbs/08c_trec_prefs.ipynb #a9559dcf
+def _check_one_level(two:np.ndarray, # per line: the line's document has another level in its subgroup
+                     line:np.ndarray, # each such line's row among the kept judgement lines
+                     P, # the judgements read
+                     kp:np.ndarray, # the kept judgement lines
+                     line_qid:np.ndarray, # each kept line's query id
+                    ):
+    "An error naming the first document with two different levels in one judgement subgroup, if there is one."
+    if two.any():
+        i = line[np.flatnonzero(two)[0]]
+        raise EvalInputError(f"{P.source}: document {P.docno[kp][i].decode('utf-8', 'replace')!r} has two different levels in one "
+                             f"judgement subgroup (query {line_qid[i].decode('utf-8', 'replace')})")
+
+# %% ../nbs/08c_trec_prefs.ipynb #3ba497a3
+def _judgement_groups(jg:np.ndarray, # each judgement line's group
+                      jsg:np.ndarray, # and subgroup
+                      pq:np.ndarray, # and query number
+                     )->tuple:
+    """(each line's subgroup code, the number of codes, the groups' keys, each line's group, each group's query, whether
+    each group holds a partial order: more than one subgroup)."""
+    (jgc, jsgc), njg = _codes(jg, jsg)
+    gkey, line_g = np.unique(pq * njg + jgc, return_inverse=True)
+    n_sub = np.bincount(np.unique(line_g * njg + jsgc) // max(njg, 1), minlength=len(gkey))
+    return jsgc, njg, gkey, line_g, gkey // max(njg, 1), n_sub > 1
+
+# %% ../nbs/08c_trec_prefs.ipynb #58c687bb
+def _check_zero_or_above(level:np.ndarray, # the level of each line of the partial-order groups
+                         item_of_line:np.ndarray, # each such line's item (group, document)
+                         n_items:int, # the number of items
+                         P, # the judgements read
+                         kp:np.ndarray, # the kept judgement lines
+                         last:np.ndarray, # each item's last line, among the kept lines
+                         item_qid, # a function: an item's query id
+                        ):
+    "An error naming the first document with both level 0 and a level above 0 in one judgement group, if there is one."
+    zero = np.zeros(n_items, np.int8); pos = np.zeros(n_items, np.int8)
+    np.logical_or.at(zero, item_of_line, level == 0); np.logical_or.at(pos, item_of_line, level > 0)
+    if (zero.astype(bool) & pos.astype(bool)).any():
+        k = np.flatnonzero(zero.astype(bool) & pos.astype(bool))[0]
+        raise EvalInputError(f"{P.source}: document {P.docno[kp][last[k]].decode('utf-8', 'replace')!r} has both level 0 and a level "
+                             f"above 0 in one judgement group (query {item_qid(k).decode('utf-8', 'replace')})")
+
+# %% ../nbs/08c_trec_prefs.ipynb #374ee1e7
 def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
                 run, # a run: anything `inputs.read_run` accepts
                 rel_format:str='prefs', # 'prefs' or 'qrels_prefs' (how a file is read)
@@ -167,24 +234,10 @@ def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
     doc = lambda k: str(text(np.unique(np.concatenate([P.docno[kp], R.docno[kr]])))[k])       # for messages only
     rkey, rpos = _run_ranks(rq, rd, R.score[kr], max(nd, 1), depth, R.source,
                             lambda k: f"document {doc(k % max(nd, 1))!r} of query {str(text(qids)[k // max(nd, 1)])!r}")
-    dkey, line_doc = np.unique(pq * nd + pd, return_inverse=True)
-    dq = dkey // max(nd, 1)
-    at = np.clip(np.searchsorted(rkey, dkey), 0, max(len(rkey) - 1, 0))
-    hit = (rkey[at] == dkey) if len(rkey) else np.zeros(len(dkey), bool)
-    runpos = np.where(hit, rpos[at] if len(rkey) else 0, np.iinfo(np.int64).max)
-    o = np.lexsort((dkey % max(nd, 1), runpos, dq))
-    ds = _starts(dq[o])
-    drank = np.empty(len(dkey), np.int64)
-    drank[o] = np.arange(len(o)) - np.repeat(ds[:-1], np.diff(ds))
-    njr = np.bincount(dq[hit], minlength=nq)
-    n_judged = np.bincount(dq, minlength=nq)
+    dkey, line_doc, drank, njr, n_judged = _judged_ranks(rkey, rpos, pq * nd + pd, nd, nq)
     r_line = drank[line_doc]
     # judgement groups; a group with more than one subgroup holds a partial order (closed under transitivity)
-    (jgc, jsgc), njg = _codes(P.jg[kp], P.jsg[kp])
-    gkey, line_g = np.unique(pq * njg + jgc, return_inverse=True)
-    jg_query = gkey // max(njg, 1)
-    n_sub = np.bincount(np.unique(line_g * njg + jsgc) // max(njg, 1), minlength=len(gkey))
-    partial = n_sub > 1
+    jsgc, njg, gkey, line_g, jg_query, partial = _judgement_groups(P.jg[kp], P.jsg[kp], pq)
     ec = ~partial[line_g]
     # items: a line of a one-subgroup group; a (group, document) of a partial-order group
     ec_lines = np.flatnonzero(ec)
@@ -206,17 +259,9 @@ def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
     # the preferences: every pair of items of different levels within one group (one-subgroup groups) ...
     eo = ec_lines[np.lexsort((L[ec_lines], r_line[ec_lines], line_g[ec_lines]))]
     same = (line_g[eo[1:]] == line_g[eo[:-1]]) & (r_line[eo[1:]] == r_line[eo[:-1]])
-    if (same & (L[eo[1:]] != L[eo[:-1]])).any():                  # one document at two levels of one subgroup
-        i = eo[1:][np.flatnonzero(same & (L[eo[1:]] != L[eo[:-1]]))[0]]
-        raise EvalInputError(f"{P.source}: document {P.docno[kp][i].decode('utf-8', 'replace')!r} has two different levels in one "
-                             f"judgement subgroup (query {qids[pq[i]].decode('utf-8', 'replace')})")
+    _check_one_level(same & (L[eo[1:]] != L[eo[:-1]]), eo[1:], P, kp, qids[pq])
     # ... and, in partial-order groups, within each subgroup, then closed under transitivity
-    zero = np.zeros(len(pkey), np.int8); pos = np.zeros(len(pkey), np.int8)
-    np.logical_or.at(zero, pa_item_of_line, L[pa_lines] == 0); np.logical_or.at(pos, pa_item_of_line, L[pa_lines] > 0)
-    if (zero.astype(bool) & pos.astype(bool)).any():
-        k = np.flatnonzero(zero.astype(bool) & pos.astype(bool))[0]
-        raise EvalInputError(f"{P.source}: document {P.docno[kp][last[k]].decode('utf-8', 'replace')!r} has both level 0 and a level "
-                             f"above 0 in one judgement group (query {qids[jg_query[pa_g[k]]].decode('utf-8', 'replace')})")
+    _check_zero_or_above(L[pa_lines], pa_item_of_line, len(pkey), P, kp, last, lambda k: qids[jg_query[pa_g[k]]])
     sub = line_g[pa_lines] * njg + jsgc[pa_lines]
     da, db = _pairs_within(sub, L[pa_lines])
     ia, ib = pa_item_of_line[da], pa_item_of_line[db]
@@ -244,6 +289,7 @@ def _per_group(c:PrefCounts, mask)->np.ndarray:
     "How many of the preferences in `mask` (one bool per preference) each judgement group has."
     return np.bincount(c.pair_g[mask], minlength=len(c.jg_query)).astype(np.float64)
 
+# %% ../nbs/08c_trec_prefs.ipynb #a6e74eab
 def _categories(c:PrefCounts)->dict:
     "Per group: fulfilled and possible preferences among the retrieved (`ret`), with one retrieved (`imp`), and neither (`none`)."
     ra, rb, njr = c.pair_ra, c.pair_rb, c.pair_njr
@@ -251,17 +297,21 @@ def _categories(c:PrefCounts)->dict:
     return dict(ful_ret=_per_group(c, both & (ra < rb)), poss_ret=_per_group(c, both), ful_imp=_per_group(c, one & (ra < njr)),
                 poss_imp=_per_group(c, one), poss_none=_per_group(c, ~both & ~one))
 
+# %% ../nbs/08c_trec_prefs.ipynb #9f41ebf9
 def _group_items(c:PrefCounts, mask)->np.ndarray:
     return np.bincount(c.item_g, weights=mask.astype(np.float64), minlength=len(c.jg_query))
 
+# %% ../nbs/08c_trec_prefs.ipynb #f2cd6725
 def _by_query(c:PrefCounts, per_group)->np.ndarray:
     return np.bincount(c.jg_query, weights=per_group, minlength=len(c.qids))
 
+# %% ../nbs/08c_trec_prefs.ipynb #34fabf1e
 def _ratio(n, d)->np.ndarray:
     "n/d where d > 0, else 0 (trec_eval leaves a measure at 0 when nothing is possible)."
     n, d = np.asarray(n, np.float64), np.asarray(d, np.float64)
     return np.divide(n, d, out=np.zeros(len(d)), where=d > 0)
 
+# %% ../nbs/08c_trec_prefs.ipynb #55e737cb
 def _avg_groups(c:PrefCounts, ratios)->np.ndarray:
     "The per-group `ratios` summed per query (group order) and divided by the query's groups; 0 unless the sum is above 0."
     s = _by_query(c, ratios)
@@ -269,6 +319,7 @@ def _avg_groups(c:PrefCounts, ratios)->np.ndarray:
     with np.errstate(invalid='ignore'):
         return np.where(s > 0, s / np.maximum(n, 1), 0.0)
 
+# %% ../nbs/08c_trec_prefs.ipynb #c7d17197
 def _counts(c:PrefCounts)->dict:
     "The per-group counts the measures read (cached on `c`)."
     if getattr(c, '_cache', None) is None:
@@ -329,6 +380,7 @@ def _pair_table(c:PrefCounts)->tuple:
     c._pairs = kq, share, khi < njr, (klo < njr) & (khi >= njr)
     return c._pairs
 
+# %% ../nbs/08c_trec_prefs.ipynb #b6867825
 def prefs_pair(c:PrefCounts, kind:str='all')->np.ndarray:
     "The share of the groups' preferences each document pair fulfils, averaged over the pairs some group judged."
     kq, share, ret, imp = _pair_table(c)
@@ -347,6 +399,7 @@ def _rank_in(groups, r, mask):
     out[o] = np.arange(len(o)) - np.repeat(st[:-1], np.diff(st))
     return out
 
+# %% ../nbs/08c_trec_prefs.ipynb #50ed9b28
 def prefs_avgjg_Rnonrel(c:PrefCounts, retrieved_only:bool=False)->np.ndarray:
     "`prefs_avgjg` with each group's non-relevant documents made as many as its relevant ones (`retrieved_only`: among the retrieved)."
     k, G = _counts(c), len(c.jg_query)

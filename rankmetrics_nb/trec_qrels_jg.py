@@ -54,6 +54,7 @@ class JgQueries:
 # %% ../nbs/08d_trec_qrels_jg.ipynb #c5181e8f
 def _ids(a)->np.ndarray: return np.unique(a)          # byte strings sort as strcmp does
 
+# %% ../nbs/08d_trec_qrels_jg.ipynb #2b67d3eb
 def jg_queries(qrels, # judgements with groups: anything `read_qrels_jg` accepts
                run, # a run: anything `inputs.read_run` accepts
                level:int=1, # -l: the lowest grade counted relevant

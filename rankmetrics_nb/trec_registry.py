@@ -10,8 +10,8 @@ from typing import Callable
 from .kit import EvalInputError
 
 # %% auto #0
-__all__ = ['bad_param', 'long_cutoffs', 'float_cutoffs', 'float_params', 'pair_params', 'gain_map', 'TrecMeasure', 'single',
-           'with_text', 'per_long_cutoff', 'per_float_cutoff']
+__all__ = ['bad_param', 'long_cutoffs', 'float_cutoffs', 'float_params', 'pair_params', 'gain_map', 'TrecMeasure',
+           'per_long_cutoff', 'per_float_cutoff']
 
 # %% ../nbs/09a_trec_registry.ipynb #5be2c4a7
 def bad_param(name:str, text:str, why:str)->EvalInputError:

@@ -22,10 +22,12 @@ def padded(part:np.ndarray)->tuple:
     if n and part[-1] != 10: buf[LEAD + n] = 10; n += 1   # the last line's missing newline
     return buf, LEAD + n
 
+# %% ../nbs/00_wordwise.ipynb #6e464244
 def unaligned(buf:np.ndarray)->np.ndarray:
     "A `uint64` view of `buf` with a word starting at every byte: element q is bytes q..q+7, little-endian."
     return np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))
 
+# %% ../nbs/00_wordwise.ipynb #5a8702d4
 _LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)                          # the first k bytes of a word
 _HIGH8 = np.array([((1 << 64) - 1) ^ ((1 << 8 * (8 - k)) - 1) for k in range(9)], np.uint64)  # the last k bytes
 _FILL8 = np.array([int.from_bytes(b'0' * c + bytes(8 - c), 'little') for c in range(9)], np.uint64)  # '0' in the first c bytes
@@ -48,6 +50,7 @@ def id_fields(U:np.ndarray, p:np.ndarray, n:np.ndarray)->np.ndarray:
 # %% ../nbs/00_wordwise.ipynb #5bad852d
 def _u(x:int): return np.uint64(x)
 
+# %% ../nbs/00_wordwise.ipynb #59b3e06e
 def _has_byte(w:np.ndarray, byte:int)->np.ndarray:
     "0x80 in each byte of the words `w` that equals `byte`, 0 elsewhere (exact: no carry crosses a byte)."
     x = w ^ _u(byte * 0x0101010101010101)
@@ -56,10 +59,12 @@ def _has_byte(w:np.ndarray, byte:int)->np.ndarray:
     t |= x
     return ~t & _u(0x8080808080808080)
 
+# %% ../nbs/00_wordwise.ipynb #9a33ae68
 def _low_byte(z:np.ndarray)->np.ndarray:
     "Index of the lowest nonzero byte of each word, 8 for a zero word."
     return (np.bitwise_count((z & (~z + _u(1))) - _u(1)) >> 3).astype(np.int64)
 
+# %% ../nbs/00_wordwise.ipynb #39f64d4d
 def _eight_digits(w:np.ndarray)->np.ndarray:
     "Whether all 8 bytes of each word are ASCII digits."
     t = w + _u(0x0606060606060606)
@@ -68,12 +73,14 @@ def _eight_digits(w:np.ndarray)->np.ndarray:
     t |= w & _u(0xF0F0F0F0F0F0F0F0)
     return t == _u(0x3333333333333333)
 
+# %% ../nbs/00_wordwise.ipynb #cb3ee16e
 def _value8(w:np.ndarray)->np.ndarray:
     "The number 8 ASCII digits write (first byte most significant): pairs, then fours, then all eight."
     w = (w & _u(0x0F0F0F0F0F0F0F0F)) * _u(10 * 256 + 1) >> _u(8)
     w = (w & _u(0x00FF00FF00FF00FF)) * _u(100 * 65536 + 1) >> _u(16)
     return (w & _u(0x0000FFFF0000FFFF)) * _u(10000 * 2**32 + 1) >> _u(32)
 
+# %% ../nbs/00_wordwise.ipynb #7d637a50
 def _part(k, j:int, m:int):
     "How many of the last `k` bytes of an `m`-word value fall in its word `j`."
     return np.clip(k - 8 * (m - 1 - j), 0, 8)
@@ -121,6 +128,7 @@ def _numbers(U, buf, p, n, dot:bool):
     mant = _value8(w[0]) if m == 1 else _value8(w[0]) * _u(10**8) + _value8(w[1])
     return mant.astype(np.int64), f, neg, ok
 
+# %% ../nbs/00_wordwise.ipynb #979116df
 _POW10 = 10.0 ** np.arange(16)
 _FLOAT_BYTES = np.zeros(256, bool)
 _FLOAT_BYTES[list(b'0123456789+-.eE\0')] = True

@@ -2,7 +2,8 @@
 import subprocess, sys
 from pathlib import Path
 import pytest
-from rankmetrics_nb import example_paths, example_texts
+from rankmetrics_nb import example_paths
+from rankmetrics_nb.data import example_texts
 
 BIN = Path(sys.executable).parent
 

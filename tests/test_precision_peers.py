@@ -5,7 +5,8 @@ outputs. Plus properties of F that hold for every beta."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb import join, query_mean
+from rankmetrics_nb import join
+from rankmetrics_nb.kit import query_mean
 from rankmetrics_nb.precision import precision, recall, f_measure, r_precision, success
 from conftest import quiet_join, collections
 
