@@ -254,8 +254,11 @@ class _Matcher:
     def __call__(self, h:np.ndarray)->tuple:
         "(the rows of `h` whose hash a judgement has, that judgement's row)."
         cand = np.flatnonzero(self.seen[(h & self.low).view(np.intp)])      # judged rows, and ~1.5 % others
-        pos = np.minimum(np.searchsorted(self.sorted, h[cand]), max(len(self.sorted) - 1, 0))
-        found = self.sorted[pos] == h[cand]
+        hc = h[cand]
+        by_hash, pos = np.argsort(hc), np.empty(len(cand), np.intp)
+        pos[by_hash] = np.searchsorted(self.sorted, hc[by_hash])          # (needles in order: a search that walks forward)
+        np.minimum(pos, max(len(self.sorted) - 1, 0), out=pos)
+        found = self.sorted[pos] == hc
         return cand[found], self.order[pos[found]]
 
 # %% ../nbs/00c_keys.ipynb #5b1e0c7a
