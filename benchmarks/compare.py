@@ -20,10 +20,12 @@ the setup). Jobs:
     .venv/bin/python benchmarks/compare.py --rounds 1000 --repeat 1    # quick
 """
 from __future__ import annotations
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, json, statistics, sys, time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import run as harness  # noqa: E402  (stdlib only: the fresh-process child runner)
 MARK = '@@COMPARE-BENCH@@ '
 MEASURES = ['nDCG@10', 'AP']
 
@@ -84,13 +86,8 @@ def child(job: str, a) -> dict:
 
 
 def run_child(job: str, a) -> dict:
-    cmd = [sys.executable, __file__, '--child', job, '--runs', str(a.runs), '--queries', str(a.queries),
-           '--rounds', str(a.rounds), '--seed', str(a.seed)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get('PYTHONPATH')])))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    for line in reversed(p.stdout.splitlines()):
-        if line.startswith(MARK): return json.loads(line[len(MARK):])
-    return {'job': job, 'error': (p.stderr or p.stdout).strip().splitlines()[-5:]}
+    return harness.marked_result([sys.executable, __file__, '--child', job, '--runs', str(a.runs), '--queries', str(a.queries),
+           '--rounds', str(a.rounds), '--seed', str(a.seed)], MARK, job)
 
 
 def main(argv=None) -> int:

@@ -18,11 +18,13 @@ reports wall and CPU seconds and the peak RSS of the timed stage (VmHWM reset af
     .venv/bin/python benchmarks/inference.py --runs 30 --repeat 1
 """
 from __future__ import annotations
-import argparse, json, os, statistics, subprocess, sys, time
+import argparse, json, statistics, sys, time
 from pathlib import Path
 from compare import _status_mb, _reset_peak       # benchmarks/compare.py: the peak-RSS probes
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import run as harness  # noqa: E402  (stdlib only: the fresh-process child runner)
 MARK = '@@INFERENCE-BENCH@@ '
 JOBS = ('randomisation', 'randomised_tukey', 'bootstrap', 't', 'per-pair', 'swaps')
 
@@ -60,13 +62,8 @@ def child(job: str, a) -> dict:
 
 
 def run_child(job: str, a) -> dict:
-    cmd = [sys.executable, __file__, '--child', job, '--runs', str(a.runs), '--topics', str(a.topics),
-           '--resamples', str(a.resamples), '--seed', str(a.seed)]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(HERE.parent), os.environ.get('PYTHONPATH')])))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    for line in reversed(p.stdout.splitlines()):
-        if line.startswith(MARK): return json.loads(line[len(MARK):])
-    return {'job': job, 'error': (p.stderr or p.stdout).strip().splitlines()[-5:]}
+    return harness.marked_result([sys.executable, __file__, '--child', job, '--runs', str(a.runs), '--topics', str(a.topics),
+           '--resamples', str(a.resamples), '--seed', str(a.seed)], MARK, job)
 
 
 def main(argv=None) -> int:

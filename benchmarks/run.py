@@ -538,6 +538,15 @@ def _ranx_warm(ranx, qrels_path, run_path, head=2000):
 
 
 DEFAULT_TOOLS = "ours,pytrec_eval,ranx"
+BASELINE: Path | None = None  # --baseline: a checkout of an earlier commit, timed as the tool "base"
+
+
+def _register_baseline_jobs() -> None:
+    """Every job of ours once more as the tool "base": the same code timed on the package of the checkout `--baseline`
+    names (its directory first on the child's PYTHONPATH), so that before and after are measured in one run."""
+    for j in [j for j in JOBS.values() if j.tool == "ours"]:
+        b = Job("base", j.stage, j.fn, j.metrics, f"{j.doc} (the --baseline checkout)")
+        JOBS[b.name] = b
 LEGEND = ("Median of {repeat} fresh-process runs per job; stage time is measured inside the "
           "child (imports and the stage's inputs are prepared untimed). ratio = peer s / ours s "
           "(> 1: rankmetrics_nb is faster); cpu ratio = the same on the children's CPU time "
@@ -632,7 +641,8 @@ def child_main(name: str, qrels_path: str, run_path: str) -> int:
 # --------------------------------------------------------------------------- parent side
 def run_child(j: Job, qrels: Path, run: Path, timeout: float) -> dict:
     env = dict(os.environ, PYTHONHASHSEED="0")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    root = BASELINE if j.tool == "base" else REPO          # whose rankmetrics_nb the child imports
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", j.name,
            "--qrels", str(qrels), "--run", str(run)]
     t = time.perf_counter()
@@ -648,6 +658,17 @@ def run_child(j: Job, qrels: Path, run: Path, timeout: float) -> dict:
             return res
     tail = (p.stderr or p.stdout).strip().splitlines()[-15:]
     return {"job": j.name, "error": f"exit {p.returncode}: " + "\n".join(tail)}
+
+
+def marked_result(cmd: list, mark: str, job: str, timeout: float | None = None, root: Path = REPO) -> dict:
+    """Run a benchmark's child command `cmd` in a fresh process, `root`'s package first on its PYTHONPATH, and return
+    the JSON the child printed after `mark` on its last such line; else {"job": job, "error": the output's last lines}."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    for line in reversed(p.stdout.splitlines()):
+        if line.startswith(mark):
+            return json.loads(line[len(mark):])
+    return {"job": job, "error": (p.stderr or p.stdout).strip().splitlines()[-5:]}
 
 
 def _warm_cache(*paths: Path) -> None:
@@ -821,6 +842,9 @@ def _git_rev() -> str | None:
         return None
 
 
+_register_baseline_jobs()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--datasets", default="msmarco,msmarco-ties,msmarco-runs20,trec",
@@ -834,6 +858,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=None, help="data seed (default: make_data's)")
     ap.add_argument("--no-write", action="store_true", help="do not write benchmarks/results/")
     ap.add_argument("--list", action="store_true", help="list registered jobs and exit")
+    ap.add_argument("--baseline", type=Path, help="a checkout of an earlier commit (a git worktree): its package is timed "
+                    "too, as the tool 'base', on every stage ours runs (ratio base s / ours s > 1: we got faster)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--qrels", help=argparse.SUPPRESS)
     ap.add_argument("--run", help=argparse.SUPPRESS)
@@ -853,6 +879,14 @@ def main(argv=None) -> int:
     if a.quick:
         datasets = ["msmarco-quick" if d == "msmarco" else d for d in datasets]
     tools = [t.strip() for t in a.tools.split(",") if t.strip()]
+    global BASELINE
+    if a.baseline is not None:
+        if not (a.baseline / "rankmetrics_nb" / "__init__.py").is_file():
+            ap.error(f"--baseline {a.baseline}: no rankmetrics_nb package there")
+        BASELINE = a.baseline.resolve()
+        tools += [] if "base" in tools else ["base"]
+    elif "base" in tools:
+        ap.error("the tool 'base' is the --baseline checkout: give --baseline DIR")
     stages = [s.strip() for s in a.stages.split(",") if s.strip()]
     jobs = [j for j in JOBS.values() if j.tool in tools and j.stage in stages]
     unknown = set(tools) - {j.tool for j in JOBS.values()}
@@ -866,7 +900,8 @@ def main(argv=None) -> int:
 
     # A regular `pip install` leaves every module byte-compiled, and the installed peers are; an editable install under
     # PYTHONDONTWRITEBYTECODE=1 would otherwise compile our sources in every fresh process of the `process` stage.
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "rankmetrics_nb")], check=True)
+    for root in filter(None, [REPO, BASELINE]):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "rankmetrics_nb")], check=True)
     t_start = time.perf_counter()
     manifests = {}
     for ds in datasets:

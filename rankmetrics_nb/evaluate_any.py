@@ -42,11 +42,12 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
              store=None, # a `store.Store`: record the per-query values in it
+             warn_ties:float=0.01, # warn once (`TieWarning`) when tied scores could move a query's value by more than this; None: never (in memory only: a streamed run is not checked)
             )->dict:
     "Evaluate a run of any size: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; in memory, streamed or on Dask."
     if block_bytes is None and not _dask_frame(run):
         return evaluate_in_memory(qrels, run, measures, per_query, ties=ties, queries=queries, depth=depth, empty=empty,
-                                  conventions=conventions, store=store)
+                                  conventions=conventions, store=store, warn_ties=warn_ties)
     e = _at_scale(qrels, run, measures, ties, queries, depth, block_bytes, empty, conventions, store)
     if store is not None: store.add(e, qrels, run, depth=depth, conventions=conventions)
     return e.per_query() if per_query else e.means()

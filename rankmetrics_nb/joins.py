@@ -15,7 +15,7 @@ from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ra
 from .ids import long_id_rows
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .keys import (query_stretches, query_codes, spread, code_at, queries_together, positions, distinct,
-                                 doc_words, id_words, checked_hash, judged_rows)
+                                 doc_words, id_words, checked_hash, judged_rows, pair_matcher)
 from .order import TIE_POLICIES, judged_ranks
 
 # %% auto #0
@@ -31,6 +31,10 @@ class PreparedQrels(Qrels):
         self.ids, (self.code,) = query_codes(q.qid)
         self.n_words = id_words(q.docno)
         self.hash = checked_hash(q, self.code, self.ids, self.n_words)
+    def matcher(self):
+        "The matcher of the judged pairs (`keys.pair_matcher`), built on the first join and kept for the next ones."
+        if getattr(self, '_matcher', None) is None: self._matcher = pair_matcher(self.hash)
+        return self._matcher
     def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
 
 # %% ../nbs/00e_joins.ipynb #596550b2
@@ -56,7 +60,7 @@ def _keys(run:Run, ids:np.ndarray, qrels:Qrels, qq:np.ndarray)->tuple:
         at = np.minimum(np.searchsorted(qrels.ids, ids), max(len(qrels.ids) - 1, 0))
         found = qrels.ids[at] == ids if len(qrels.ids) else np.zeros(len(ids), bool)
         key = np.where(found, at, len(qrels.ids) + np.arange(len(ids)))          # unjudged queries: keys no judgement has
-        return key, (qrels.code, qrels.docno, qrels.hash, qrels.n_words)
+        return key, (qrels.code, qrels.docno, qrels.matcher(), qrels.n_words)
     nw = id_words(run.docno, qrels.docno)
     return np.arange(len(ids)), (qq, qrels.docno, checked_hash(qrels, qq, ids, nw), nw)
 
@@ -178,19 +182,19 @@ def _dict_run(run)->tuple|None:
         deque(map(''.join, inner), maxlen=0)                        # every document id a str: one C-speed pass, nothing kept
         qids = id_bytes(list(run))                                  # (a bad query id: the general path says what is wrong)
         counts = np.fromiter(map(len, inner), np.int64, len(inner))
-        score = np.concatenate(list(map(np.fromiter, map(dict.values, inner), repeat(np.float64), counts)))
+        score = np.fromiter(chain.from_iterable(map(dict.values, inner)), np.float64, int(counts.sum()))
     except (TypeError, ValueError, OverflowError, EvalInputError): return None
     if not counts.sum() or not np.isfinite(score).all() or len(distinct(qids)) < len(qids): return None
     return qids, counts, score, inner
 
 # %% ../nbs/00e_joins.ipynb #3338e0c1
 def _found_scores(inner:list, at:np.ndarray, docs:list)->tuple:
-    "Look each document `docs[i]` up in the run dict `inner[at[i]]` (-1: none): (which ones are retrieved, their scores)."
-    dicts = np.empty(len(inner) + 1, object)
-    dicts[:-1] = inner; dicts[-1] = {}
-    got = np.array(list(map(dict.get, dicts[at], docs)) + [None], object)[:-1]   # (the None keeps it a 1-D object array)
-    hit = ~np.equal(got, None)
-    return hit, got[hit].astype(np.float64)
+    """Look each document `docs[i]` up in the run dict `inner[at[i]]` (-1: none): (which ones are retrieved, their
+    scores). One pass at C speed; a missing document reads NaN, which no retrieved one scores (the run's scores are finite)."""
+    dicts = inner + [{}]                                         # at -1: the empty dict
+    got = np.fromiter(map(dict.get, map(dicts.__getitem__, at.tolist()), docs, repeat(np.nan)), np.float64, len(docs))
+    hit = ~np.isnan(got)
+    return hit, got[hit]
 
 # %% ../nbs/00e_joins.ipynb #87359422
 def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.ndarray:
@@ -207,7 +211,7 @@ def _ids_at(inner:list, starts:np.ndarray, q:np.ndarray, rows:np.ndarray)->np.nd
 def _judged_texts(qrels:Qrels)->list|None:
     "The judged document ids as `str` (long ids in full), to look up in a run's dicts; None if one is not UTF-8."
     try:
-        docs = np.char.decode(qrels.docno, 'utf-8').tolist() if len(qrels) else []
+        docs = b'\n'.join(qrels.docno.tolist()).decode('utf-8').split('\n') if len(qrels) else []   # (no id holds a newline)
         for i in long_id_rows(qrels.docno).tolist(): docs[i] = original_id(qrels.docno[i]).decode('utf-8')   # stand-ins: the ids
     except UnicodeDecodeError: return None                       # ids no str can equal: the general path compares bytes
     return docs

@@ -12,7 +12,7 @@ from .reader import data_row_lines
 from .inputs import id_at
 
 # %% auto #0
-__all__ = []
+__all__ = ['stretch_starts']
 
 # %% ../nbs/00c_keys.ipynb #d4ec6c8c
 BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temporaries stay small and reused
@@ -23,9 +23,11 @@ BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temp
 def stretch_starts(a:np.ndarray)->np.ndarray:
     "Indices where a new stretch of equal consecutive values begins."
     if len(a) == 0: return np.zeros(0, np.int64)
-    if a.dtype.kind == 'S' and a.dtype.itemsize % 8 == 0 and a.flags.c_contiguous:   # ids in whole words: compare words
-        w = a.view(np.uint64).reshape(len(a), -1)
-        change = (w[1:] != w[:-1]).any(axis=1) if w.shape[1] > 1 else w[1:, 0] != w[:-1, 0]
+    if a.dtype.kind == 'S' and a.dtype.itemsize <= 64:           # ids of up to 8 words: compare words (zero-padded)
+        k = -(-a.dtype.itemsize // 8)
+        w = np.ascontiguousarray(a).astype(f'S{8 * k}', copy=False).view(np.uint64).reshape(len(a), k)
+        change = w[1:, 0] != w[:-1, 0]
+        for j in range(1, k): change |= w[1:, j] != w[:-1, j]    # (word by word: faster than a reduction along rows)
     else: change = a[1:] != a[:-1]
     return np.r_[0, np.flatnonzero(change) + 1]
 
@@ -252,9 +254,18 @@ class _Matcher:
     def __call__(self, h:np.ndarray)->tuple:
         "(the rows of `h` whose hash a judgement has, that judgement's row)."
         cand = np.flatnonzero(self.seen[(h & self.low).view(np.intp)])      # judged rows, and ~1.5 % others
-        pos = np.minimum(np.searchsorted(self.sorted, h[cand]), max(len(self.sorted) - 1, 0))
-        found = self.sorted[pos] == h[cand]
+        hc = h[cand]
+        by_hash, pos = np.argsort(hc), np.empty(len(cand), np.intp)
+        pos[by_hash] = np.searchsorted(self.sorted, hc[by_hash])          # (needles in order: a search that walks forward)
+        np.minimum(pos, max(len(self.sorted) - 1, 0), out=pos)
+        found = self.sorted[pos] == hc
         return cand[found], self.order[pos[found]]
+
+# %% ../nbs/00c_keys.ipynb #5b1e0c7a
+def pair_matcher(hq:np.ndarray # the judged (query, document) pairs' hashes
+                )->_Matcher:
+    "What finds a run's rows among the judged pairs `hq`: built once by prepared qrels, which keep it for every run they join."
+    return _Matcher(hq)
 
 # %% ../nbs/00c_keys.ipynb #6d530bce
 def _match_blocks(match:_Matcher, h:np.ndarray)->tuple:
@@ -329,12 +340,12 @@ def judged_rows(docno:np.ndarray, # the run's document ids
                 key:np.ndarray, # each stretch's query key (the code the judgements' hashes were made with)
                 ids:np.ndarray, # the query ids, sorted
                 source:str, # where the run was read from (for the message naming a repeated pair)
-                judged:tuple, # the judgements: (each row's query key, document ids, pair hashes, the words an id is hashed as)
+                judged:tuple, # the judgements: (each row's query key, document ids, pair hashes or their `pair_matcher`, the words an id is hashed as)
                 pool=None, # a thread pool for the second half of a long run
                )->tuple:
     "(the run rows that are judged, ascending; the judgement row of each), once no (query, document) pair is listed twice."
     qk, qd, hq, n_words = judged
-    match, n = _Matcher(hq), len(docno)
+    match, n = hq if isinstance(hq, _Matcher) else _Matcher(hq), len(docno)
     if queries_together(first, code): hit, j, maybe = _scan_run(first, key, docno, n_words, match, pool)
     else:
         h = _pair_hash(spread(first, key, n), docno, n_words)

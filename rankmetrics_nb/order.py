@@ -5,6 +5,7 @@
 # %% ../nbs/00d_order.ipynb #f6ef965a
 from __future__ import annotations
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from .kit import EvalInputError
 from .ids import ids_greater
 from . import keys
@@ -137,22 +138,26 @@ def _counted_ranks(score, starts, counts, jq, jscore, jdoc, ids_at, dtype, block
     """The rank (from 0) of each judged document `i` that query `jq[i]` retrieves with score `jscore[i]` and id `jdoc[i]`
     (bytes): its query's documents (rows `starts[q]`, ... `counts[q]` of them) scoring higher, read as `dtype` (float32
     for trec_eval 9's order, float64 for trec_eval 10's; -0.0 equals 0.0), plus those scoring the same with a greater id,
-    read by `ids_at(queries, rows)`. Counted in a few blocks of about `block` (document, judged document) pairs
-    (`keys.BLOCK` when None), each one vectorised pass. Also each one's tie span (its tie group's first rank, its size)."""
+    read by `ids_at(queries, rows)`. Also each one's tie span (its tie group's first rank, its size). Counted query
+    length by query length: the judged documents of queries `L` rows long read their queries' scores as the rows of one
+    matrix (a window view of the scores: no index arrays), about `block` (document, judged document) pairs at a time
+    (`keys.BLOCK` when None), one vectorised comparison each."""
     block, lens = block or keys.BLOCK, counts[jq]
-    ends = np.cumsum(lens)
-    cuts = distinct(np.r_[0, np.searchsorted(ends, np.arange(block, int(ends[-1]) if len(ends) else 0, block)), len(jq)])
-    rank, tie_j, tie_i = np.zeros(len(jq), np.int64), [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-    for a, b in zip(cuts[:-1], cuts[1:]):
-        L = lens[a:b]
-        rep = np.repeat(np.arange(a, b), L)
-        row = np.arange(int(L.sum())) + np.repeat(starts[jq[a:b]] - (np.cumsum(L) - L), L)
-        s, sj = score[row].astype(dtype, copy=False), jscore[rep].astype(dtype, copy=False)
-        rank[a:b] += np.bincount(rep[s > sj] - a, minlength=b - a)
-        eq = s == sj
-        tie_j.append(rep[eq]); tie_i.append(row[eq])
-    tie_j = np.concatenate(tie_j)
-    return rank + _greater_ids(tie_j, np.concatenate(tie_i), jq, jdoc, ids_at), (rank, np.bincount(tie_j, minlength=len(jq)))
+    s, sj = score.astype(dtype, copy=False), jscore.astype(dtype, copy=False)
+    rank, size, tie_j, tie_i = np.zeros(len(jq), np.int64), np.zeros(len(jq), np.int64), [], []
+    for L in distinct(lens).tolist():
+        rows, which, step = sliding_window_view(s, L), np.flatnonzero(lens == L), max(1, block // L)
+        for a in range(0, len(which), step):
+            w = which[a:a + step]
+            m, v, first = rows[starts[jq[w]]], sj[w, None], starts[jq[w]]
+            rank[w] = np.count_nonzero(m > v, axis=1)
+            eq = m == v                                              # ties, the judged document itself among them
+            size[w] = np.count_nonzero(eq, axis=1)
+            shared = np.flatnonzero(size[w] > 1)                     # the others' ids are read only where there are others
+            r, c = np.nonzero(eq[shared])
+            tie_j.append(w[shared][r]); tie_i.append(first[shared][r] + c)
+    tie_j, tie_i = (np.concatenate(t) if t else np.zeros(0, np.int64) for t in (tie_j, tie_i))
+    return rank + _greater_ids(tie_j, tie_i, jq, jdoc, ids_at), (rank, size)
 
 # %% ../nbs/00d_order.ipynb #5cfaba63
 def _descending(score, starts, counts)->bool:

@@ -1,0 +1,79 @@
+"""Both shapes users have, many short lists (recommendation, learning to rank) and a few deep ones (TREC), joined by every
+input form: run dicts, a `Run` of columns, a TREC run file, prepared or plain qrels. Each must give, bit for bit, the
+per-query values of the general join that sorts every query's documents (the counting join switched off). Collections
+are drawn from a seed hypothesis picks (no unseeded randomness); scores with few decimals, so ties are common."""
+import warnings
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st, HealthCheck
+from rankmetrics_nb import evaluate, prepare_qrels, Qrels, Run, joins
+from rankmetrics_nb.kit import QueryMismatchWarning
+
+MEASURES = ['AP', 'RR', 'nDCG', 'P@5', 'R@10', 'nDCG@3', 'map', 'recip_rank']
+SHAPES = dict(short=dict(queries=(50, 400), length=(1, 30)), deep=dict(queries=(1, 6), length=(100, 700)))
+
+
+def collection(shape:str, seed:int, equal:bool, descending:bool)->tuple:
+    "(qrels, run) dicts of one shape: lists of one length (`equal`) or of many, shuffled or in descending score order."
+    rng = np.random.default_rng(seed)
+    lo, hi = SHAPES[shape]['queries']
+    run, qrels, L = {}, {}, int(rng.integers(*SHAPES[shape]['length']))
+    for q in range(int(rng.integers(lo, hi))):
+        n = L if equal else int(rng.integers(*SHAPES[shape]['length']))
+        docs = [f'd{x}' for x in rng.choice(50 * n + 10, n, replace=False)]
+        scores = np.round(rng.random(n) * 10, int(rng.integers(0, 3)))           # 0-2 decimals: many ties
+        if descending: scores = -np.sort(-scores)
+        run[f'q{q}'] = dict(zip(docs, scores.tolist()))
+        judged = list(rng.choice(docs, min(n, int(rng.integers(0, 10))), replace=False)) + [f'u{q}']   # one never retrieved
+        qrels[f'q{q}'] = {d: int(g) for d, g in zip(judged, rng.integers(0, 5, len(judged)))}
+    qrels['only-judged'] = {'d1': 1}                                             # a query the run does not have
+    return qrels, run
+
+
+def columns(qrels:dict, run:dict)->tuple:
+    "The same data as a `Qrels` and a `Run` of numpy columns."
+    rows = lambda d: [(q, k, v) for q, m in d.items() for k, v in m.items()]
+    (qq, qd, qv), (rq, rd, rv) = zip(*rows(qrels)), zip(*rows(run))
+    return Qrels(np.array(qq, 'S'), np.array(qd, 'S'), np.array(qv)), Run(np.array(rq, 'S'), np.array(rd, 'S'), np.array(rv))
+
+
+def run_file(run:dict, path)->str:
+    "The run written as a TREC run file, each query's documents in the dicts' order."
+    with open(path, 'w') as f:
+        for q, m in run.items():
+            for i, (d, s) in enumerate(m.items()): f.write(f'{q} Q0 {d} {i + 1} {s!r} t\n')
+    return str(path)
+
+
+def values(qrels, run, **how)->dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        return evaluate(qrels, run, MEASURES, per_query=True, warn_ties=None, **how)
+
+
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(list(SHAPES)), st.integers(0, 2**32 - 1), st.booleans(), st.booleans(),
+       st.sampled_from(['trec', 'double']), st.sampled_from(['run', 'qrels']))
+def test_every_input_form_equals_the_sorting_join(tmp_path, shape, seed, equal, descending, ties, queries):
+    qrels, run = collection(shape, seed, equal, descending)
+    joins._COUNT_RANKS = False                                   # the reference: every query's documents sorted
+    try: reference = values(qrels, run, ties=ties, queries=queries)
+    finally: joins._COUNT_RANKS = True
+    q_cols, r_cols = columns(qrels, run)
+    forms = dict(dicts=(qrels, run), prepared=(prepare_qrels(qrels), run), columns=(q_cols, r_cols),
+                 prepared_columns=(prepare_qrels(q_cols), r_cols), file=(prepare_qrels(qrels), run_file(run, tmp_path / 'run')))
+    for form, (q, r) in forms.items():
+        got = values(q, r, ties=ties, queries=queries)
+        assert got.keys() == reference.keys(), form
+        for qid in reference:                                   # bit for bit: NaN as NaN, -0.0 as -0.0
+            a, b = np.array(list(got[qid].values())), np.array(list(reference[qid].values()))
+            np.testing.assert_array_equal(a, b, err_msg=f'{form} {qid}')
+            assert np.array_equal(np.signbit(a), np.signbit(b)), (form, qid)
+
+
+def test_a_prepared_qrels_keeps_its_matcher_and_gives_the_same_values_twice():
+    qrels, run = collection('short', 7, True, False)
+    p = prepare_qrels(qrels)
+    first = values(p, run)
+    m = p.matcher()
+    assert values(p, run) == first and p.matcher() is m
