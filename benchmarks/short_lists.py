@@ -79,6 +79,22 @@ def _columns(ctx) -> tuple:
     return qrels, run
 
 
+def _frames(ctx) -> tuple:
+    """The same data as pandas DataFrames whose id columns have pandas' `string` dtype (Arrow strings), as a
+    recommender's pipeline often holds them: qrels (query_id, doc_id, relevance), run (query_id, doc_id, score)."""
+    import numpy as np
+    import pandas as pd
+    n_rel, grades, scaled = _arrays(ctx)
+    n, depth = scaled.shape
+    qids, docs = np.array([f"q{i}" for i in range(n)], object), np.array([f"d{j}" for j in range(depth)], object)
+    within = np.arange(len(grades)) - np.repeat(n_rel.cumsum() - n_rel, n_rel)
+    ids = lambda a: pd.Series(a, dtype="string[pyarrow]")
+    qrels = pd.DataFrame(dict(query_id=ids(np.repeat(qids, n_rel)), doc_id=ids(docs[within]), relevance=grades))
+    run = pd.DataFrame(dict(query_id=ids(np.repeat(qids, depth)), doc_id=ids(np.tile(docs, n)),
+                            score=scaled.ravel() / 10.0 ** _spec(ctx)["score_decimals"]))
+    return qrels, run
+
+
 def _spec(ctx) -> dict:
     import make_data
     return make_data.DATASETS[ctx.dataset]
@@ -162,6 +178,17 @@ def _ours_dicts(ctx, measure):
     evaluate = _ours_evaluate()
     m = MEASURES[measure][0]
     q, r = _dicts(ctx)
+    yield
+    mean = _ours_call(evaluate, q, r, m, ctx)
+    yield
+    yield {"mean": mean}
+
+
+@approach("ours.frames", "rankmetrics_nb from pandas DataFrames (Arrow string ids; conversion included)")
+def _ours_frames(ctx, measure):
+    evaluate = _ours_evaluate()
+    m = MEASURES[measure][0]
+    q, r = _frames(ctx)
     yield
     mean = _ours_call(evaluate, q, r, m, ctx)
     yield

@@ -39,40 +39,49 @@ def _id_of(x)->bytes:
                              "TREC file cannot hold in an id (fields are separated by spaces and tabs, lines by newlines)")
     return fit_id(b)
 
+# %% ../nbs/00b_inputs.ipynb #6d861361
 _LOW8 = np.array([(1 << 8 * k) - 1 for k in range(9)], np.uint64)     # the first k bytes of a little-endian word
 
-def _joined_ids(strings, # an iterable of ids
-                n:int, # how many
+def _packed_ids(raw:np.ndarray, # the ids' UTF-8 bytes (uint8), with no control character
+                starts:np.ndarray, # where each id begins in `raw`
+                lens:np.ndarray, # each id's length in bytes
                )->np.ndarray|None:
-    """`n` ids given as `str`, as a fixed-width array of UTF-8 byte strings: one join, one encode, one search for the
-    separators and one gather per 8 bytes of the longest id (at most `ID_LIMIT` + 16: longer ids become stand-ins). None
-    when an id is not a `str`, is empty, holds a control character or can't be encoded (the caller then takes the general
-    path, which says what is wrong)."""
-    try: text = '\n'.join(strings)
-    except TypeError: return None
-    try: b = text.encode('utf-8')
-    except UnicodeEncodeError: return None
-    m = len(b)
-    raw = np.frombuffer(b, np.uint8)
-    sep = np.flatnonzero(raw < 32)                                       # the newlines between ids, and any other control byte
-    if n == 0 or len(sep) != n - 1 or (raw[sep] != 10).any(): return None
-    starts = np.zeros(n, np.int64)
-    starts[1:] = sep + 1
-    lens = np.r_[starts[1:] - 1, m] - starts
+    """The ids `raw[starts[i]:starts[i] + lens[i]]` as a fixed-width array of byte strings: one gather per 8 bytes of
+    the longest (at most `ID_LIMIT` + 16: longer ids become stand-ins); None if an id is empty."""
+    n = len(starts)
+    if n == 0: return np.zeros(0, 'S1')
+    if not lens.all(): return None
     width, long = int(lens.max()), np.zeros(0, np.int64)
     if width > ID_LIMIT: long, width = np.flatnonzero(lens > ID_LIMIT), ID_LIMIT + 16
-    if not lens.all(): return None
     w = max(-(-width // 8), 1)
-    buf = np.zeros(m + 8 * w + 8, np.uint8)
-    buf[:m] = raw
+    buf = np.zeros(len(raw) + 8 * w + 8, np.uint8)
+    buf[:len(raw)] = raw
     words = np.ndarray((len(buf) - 7,), np.uint64, buf, 0, (1,))        # a word starting at every byte
     out = np.empty((n, w), np.uint64)
     for j in range(w):                                                   # bytes past an id's end are masked to 0
         np.bitwise_and(words[starts + 8 * j], _LOW8.take(np.clip(lens - 8 * j, 0, 8)), out=out[:, j])
     rows = out.view(np.uint8).reshape(n, -1)
-    for i in long.tolist(): rows[i, :width] = np.frombuffer(fit_id(b[starts[i]:starts[i] + lens[i]]), np.uint8)
+    for i in long.tolist(): rows[i, :width] = np.frombuffer(fit_id(raw[starts[i]:starts[i] + lens[i]].tobytes()), np.uint8)
     return out.view(f'S{8 * w}').ravel().astype(f'S{max(width, 1)}')
 
+# %% ../nbs/00b_inputs.ipynb #6d861362
+def _joined_ids(strings, # an iterable of ids
+                n:int, # how many
+               )->np.ndarray|None:
+    """`n` ids given as `str`, as a fixed-width array of UTF-8 byte strings (`_packed_ids`): one join, one encode and
+    one search for the separators. None when an id is not a `str`, is empty, holds a control character or can't be
+    encoded (the caller then takes the general path, which says what is wrong)."""
+    try: text = '\n'.join(strings)
+    except TypeError: return None
+    try: b = text.encode('utf-8')
+    except UnicodeEncodeError: return None
+    raw = np.frombuffer(b, np.uint8)
+    sep = np.flatnonzero(raw < 32)                                       # the newlines between ids, and any other control byte
+    if n == 0 or len(sep) != n - 1 or (raw[sep] != 10).any(): return None
+    starts = np.r_[0, sep + 1]
+    return _packed_ids(raw, starts, np.r_[sep, len(raw)] - starts)
+
+# %% ../nbs/00b_inputs.ipynb #6d861363
 def id_bytes(values, # ids: strings, bytes or integers (a list or an array)
             )->np.ndarray:
     """Ids as a fixed-width array of UTF-8 byte strings, by one rule for files, dicts and DataFrames: text, bytes or an
@@ -89,6 +98,7 @@ def id_bytes(values, # ids: strings, bytes or integers (a list or an array)
     out = _joined_ids(items, len(items))                      # all text (the usual case): no Python code per id
     return out if out is not None else np.array([_id_of(x) for x in items])
 
+# %% ../nbs/00b_inputs.ipynb #6d861364
 def ids_text(a:np.ndarray, # byte-string ids
             )->np.ndarray:
     "Byte-string ids as Python strings, for display and results (bytes that are not UTF-8 shown as U+FFFD; stand-ins as their ids)."
@@ -175,6 +185,43 @@ _COLUMN_NAMES = dict(qid=('query_id', 'qid', 'q_id', 'topic'), docno=('doc_id', 
 
 def _is_frame(x)->bool: return type(x).__module__.split('.')[0] in ('pandas', 'polars')
 
+# %% ../nbs/00b_inputs.ipynb #4e5834d1
+def _arrow_ids(col)->np.ndarray|None:
+    """A pandas column of strings held by Arrow (the `string` dtype on pyarrow, or an `ArrowDtype`) as the byte-string
+    ids `id_bytes` gives, read from Arrow's buffers with no Python object per id; None for any other column, and for one
+    with a missing id, an empty one or a control character (the general path then names it)."""
+    dt = getattr(col, 'dtype', None)
+    if getattr(dt, 'storage', None) != 'pyarrow' and not hasattr(dt, 'pyarrow_dtype'): return None
+    arr = col.array.__arrow_array__()                            # Arrow's interchange protocol: the column's own arrays
+    parts = []
+    for c in getattr(arr, 'chunks', [arr]):
+        kind = str(c.type)
+        if kind not in ('string', 'large_string') or c.null_count: return None
+        _, off, data = c.buffers()
+        o = np.frombuffer(off, np.int64 if kind == 'large_string' else np.int32)[c.offset:c.offset + len(c) + 1].astype(np.int64)
+        raw = np.frombuffer(data, np.uint8) if data is not None else np.zeros(0, np.uint8)
+        if len(c) and (raw[o[0]:o[-1]] < 32).any(): return None
+        parts.append(_packed_ids(raw, o[:-1], np.diff(o)))
+        if parts[-1] is None: return None
+    return np.concatenate(parts) if parts else np.zeros(0, 'S1')
+
+# %% ../nbs/00b_inputs.ipynb #4e5834d2
+def _category_ids(col)->np.ndarray|None:
+    """A pandas categorical column as ids: its categories read once by the ids' rule, then taken by code; None if a
+    value is missing or a category breaks the rule (the general path then names it)."""
+    if str(getattr(col, 'dtype', '')) != 'category': return None
+    codes = np.asarray(col.cat.codes)
+    if len(codes) and codes.min() < 0: return None
+    try: names = id_bytes(np.asarray(col.cat.categories, object))
+    except EvalInputError: return None
+    return names[codes] if len(names) else np.zeros(0, 'S1')
+
+# %% ../nbs/00b_inputs.ipynb #4e5834d3
+def _frame_ids(col)->np.ndarray|None:
+    "An id column read with no Python object per id where its storage allows (Arrow strings, categories); else None."
+    ids = _arrow_ids(col)
+    return _category_ids(col) if ids is None else ids
+
 def _frame_columns(df, want:tuple, columns:dict|None, what:str)->list:
     "The columns of `df` holding each of `want`, found by name (or given by `columns`)."
     found = []
@@ -184,7 +231,9 @@ def _frame_columns(df, want:tuple, columns:dict|None, what:str)->list:
         if hit is None:
             raise EvalInputError(f"{what}: no column for {w!r} (looked for {', '.join(names)}; the DataFrame has "
                                  f"{', '.join(map(str, df.columns))}); pass columns={{{w!r}: 'name'}}")
-        found.append(np.asarray(df[hit]))
+        col = df[hit]
+        ids = _frame_ids(col) if w in ('qid', 'docno', 'subtopic') else None
+        found.append(np.asarray(col) if ids is None else ids)
     return found
 
 # %% ../nbs/00b_inputs.ipynb #ab474c27

@@ -66,3 +66,11 @@ def test_seeded(bench):
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
     c = bench.make_data.short_lists('short-2k', seed=1)
     assert not np.array_equal(a[2], c[2])
+
+def test_frames_hold_the_dicts(bench):
+    qrels, run = bench.short_lists._dicts(bench.ctx)
+    fq, fr = bench.short_lists._frames(bench.ctx)
+    assert str(fr['doc_id'].dtype) == 'string' and fr['doc_id'].dtype.storage == 'pyarrow'
+    rows = lambda d: [(q, k, v) for q, m in d.items() for k, v in m.items()]
+    assert list(zip(fq['query_id'], fq['doc_id'], fq['relevance'])) == rows(qrels)
+    assert list(zip(fr['query_id'], fr['doc_id'], fr['score'])) == rows(run)
