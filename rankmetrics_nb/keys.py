@@ -143,9 +143,18 @@ def _shared_slots(h:np.ndarray, lens:np.ndarray, shift:int, table:np.ndarray)->n
     return lost
 
 # %% ../nbs/00c_keys.ipynb #ffa4433e
+def _row_repeats(h:np.ndarray, L:int)->np.ndarray:
+    "Every row of the queries (`L` rows each, `h` their hashes) where a hash occurs twice: each query's hashes sorted as a row of a matrix."
+    m = np.sort(h.reshape(-1, L), axis=1)
+    q = np.flatnonzero((m[:, 1:] == m[:, :-1]).any(axis=1))
+    return (q[:, None] * L + np.arange(L)).ravel()
+
 def _repeat_candidates(h:np.ndarray, lens:np.ndarray, table:np.ndarray)->np.ndarray:
-    """The rows of a block (query by query, `lens` rows each) that share their slot in every round, each round with other
-    bits of the hash: a repeated pair always does. Rounds stop when few rows are left."""
+    """The rows of a block (query by query, `lens` rows each) that may repeat a pair: where every query is equally long
+    (many short lists, as a recommender's), the rows of queries holding a hash twice (`_row_repeats`); else the rows that
+    share their slot in every round, each round with other bits of the hash (a repeated pair always does; rounds stop
+    when few rows are left)."""
+    if len(lens) and 1 < lens[0] <= 4096 and (lens == lens[0]).all(): return _row_repeats(h, int(lens[0]))
     rows = np.flatnonzero(_shared_slots(h, lens, 0, table))
     for shift in (12, 24, 36, 48):
         if len(rows) < 2 or len(rows) * 256 < len(h): break

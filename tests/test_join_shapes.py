@@ -77,3 +77,30 @@ def test_a_prepared_qrels_keeps_its_matcher_and_gives_the_same_values_twice():
     first = values(p, run)
     m = p.matcher()
     assert values(p, run) == first and p.matcher() is m
+
+
+@pytest.mark.parametrize('seed', range(12))
+def test_a_document_listed_twice_is_named_whatever_the_shape(seed):
+    """Equally long lists (their repeats found by sorting each list's hashes) or lists of many lengths (by slot tables):
+    the join names the repeated pair the exact sort finds first, in both shapes and in blocks of either size."""
+    from rankmetrics_nb import keys, join, EvalInputError
+    from rankmetrics_nb.keys import repeated_pair
+    rng = np.random.default_rng(seed)
+    n, L = int(rng.integers(50, 400)), int(rng.integers(2, 30))
+    lens = np.full(n, L) if seed % 2 else rng.integers(1, 2 * L, n)
+    qid = np.repeat(np.array([f'q{i:04d}' for i in range(n)], 'S'), lens)
+    docno = np.array([f'd{x}' for x in np.concatenate([rng.choice(10 * L + 10, k, replace=False) for k in lens])], 'S')
+    for _ in range(int(rng.integers(1, 4))):                        # a document listed again later in its query
+        q = int(rng.choice(np.flatnonzero(lens > 1)))
+        start = int(lens[:q].sum())
+        i, j = sorted(rng.choice(int(lens[q]), 2, replace=False).tolist())
+        docno[start + j] = docno[start + i]
+    first, second = repeated_pair(qid, docno)
+    expect = f"document {docno[second].decode()!r} appears twice for query {qid[second].decode()!r}"
+    qrels = Qrels(qid[:1], docno[:1], np.array([1]))
+    for block in (keys.BLOCK, 64):
+        saved, keys.BLOCK = keys.BLOCK, block
+        try:
+            with pytest.raises(EvalInputError, match='appears twice') as e: join(qrels, Run(qid, docno, rng.random(len(qid))))
+        finally: keys.BLOCK = saved
+        assert expect in str(e.value), (block, str(e.value))
