@@ -35,6 +35,7 @@ class PreparedQrels(Qrels):
         "The matcher of the judged pairs (`keys.pair_matcher`), built on the first join and kept for the next ones."
         if getattr(self, '_matcher', None) is None: self._matcher = pair_matcher(self.hash)
         return self._matcher
+    def __getstate__(self): return {k: v for k, v in super().__getstate__().items() if k != '_matcher'}   # rebuilt where used
     def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
 
 # %% ../nbs/00e_joins.ipynb #596550b2

@@ -2,6 +2,7 @@
 input form: run dicts, a `Run` of columns, a TREC run file, prepared or plain qrels. Each must give, bit for bit, the
 per-query values of the general join that sorts every query's documents (the counting join switched off). Collections
 are drawn from a seed hypothesis picks (no unseeded randomness); scores with few decimals, so ties are common."""
+import pickle
 import warnings
 import numpy as np
 import pytest
@@ -77,6 +78,9 @@ def test_a_prepared_qrels_keeps_its_matcher_and_gives_the_same_values_twice():
     first = values(p, run)
     m = p.matcher()
     assert values(p, run) == first and p.matcher() is m
+    copy = pickle.loads(pickle.dumps(p))                         # the matcher (a 64-slots-a-judgement bitmap) stays behind
+    assert '_matcher' not in copy.__dict__ and len(pickle.dumps(p)) == len(pickle.dumps(prepare_qrels(qrels)))
+    assert values(copy, run) == first
 
 
 @pytest.mark.parametrize('seed', range(12))
