@@ -12,7 +12,7 @@ from .reader import data_row_lines
 from .inputs import id_at
 
 # %% auto #0
-__all__ = ['stretch_starts']
+__all__ = []
 
 # %% ../nbs/00c_keys.ipynb #d4ec6c8c
 BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temporaries stay small and reused
