@@ -87,7 +87,7 @@ def child(job: str, a) -> dict:
 
 def run_child(job: str, a) -> dict:
     return harness.marked_result([sys.executable, __file__, '--child', job, '--runs', str(a.runs), '--queries', str(a.queries),
-           '--rounds', str(a.rounds), '--seed', str(a.seed)], MARK, job)
+           '--rounds', str(a.rounds), '--seed', str(a.seed)], MARK, {'job': job})
 
 
 def main(argv=None) -> int:

@@ -63,7 +63,7 @@ def child(job: str, a) -> dict:
 
 def run_child(job: str, a) -> dict:
     return harness.marked_result([sys.executable, __file__, '--child', job, '--runs', str(a.runs), '--topics', str(a.topics),
-           '--resamples', str(a.resamples), '--seed', str(a.seed)], MARK, job)
+           '--resamples', str(a.resamples), '--seed', str(a.seed)], MARK, {'job': job})
 
 
 def main(argv=None) -> int:

@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from datetime import datetime, timezone
@@ -133,14 +132,7 @@ def child(tool: str, measure: str, size: str) -> int:
 # --------------------------------------------------------------------------- the parent
 def run_job(python: str, tool: str, measure: str, size: str, timeout: float) -> dict:
     cmd = [python, str(Path(__file__).resolve()), "--child", tool, measure, size]
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    except subprocess.TimeoutExpired:
-        return {"tool": tool, "measure": measure, "size": size, "error": f"over the {timeout:.0f} s limit"}
-    lines = [l for l in p.stdout.splitlines() if l.startswith(MARK)]
-    if not lines:
-        return {"tool": tool, "measure": measure, "size": size, "error": (p.stderr.strip().splitlines() or ["no output"])[-1]}
-    return json.loads(lines[-1][len(MARK):])
+    return harness.marked_result(cmd, MARK, {"tool": tool, "measure": measure, "size": size}, timeout, tail=1)
 
 
 def peers_python(given: str | None) -> str | None:

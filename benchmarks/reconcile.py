@@ -22,6 +22,8 @@ import argparse, json, statistics, subprocess, sys, time, warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import run as harness  # noqa: E402  (stdlib only: the fresh-process child runner)
 MARK = '@@RECONCILE-BENCH@@ '
 MEASURES = ['nDCG@10', 'AP', 'RR']
 JOBS = ['evaluate', 'evaluate_each', 'reconcile']
@@ -77,17 +79,15 @@ def main():
     jobs, runs = a.jobs.split(','), {}
     for _ in range(a.repeat):
         for job in jobs:                                   # repetitions interleaved across jobs
-            p = subprocess.run([sys.executable, __file__, '--dataset', a.dataset, '--child', job],
-                               capture_output=True, text=True)
-            line = next((l for l in p.stdout.splitlines() if l.startswith(MARK)), None)
-            if line is None: sys.exit(f'{job} failed:\n{p.stderr[-2000:]}')
-            runs.setdefault(job, []).append(json.loads(line[len(MARK):]))
+            res = harness.marked_result([sys.executable, __file__, '--dataset', a.dataset, '--child', job], MARK, {'job': job})
+            if 'error' in res: sys.exit(f"{job} failed: {res['error']}")
+            runs.setdefault(job, []).append(res)
     base = statistics.median(r['seconds'] for r in runs['evaluate']) if 'evaluate' in runs else None
     print(f"dataset {a.dataset}, measures {', '.join(MEASURES)}, {a.repeat} repeats (median)")
     print(f"{'job':<15}{'seconds':>9}{'cpu s':>9}{'× evaluate':>12}  detail")
     for job, rs in runs.items():
         s, c = statistics.median(r['seconds'] for r in rs), statistics.median(r['cpu_seconds'] for r in rs)
-        extra = {k: v for k, v in rs[-1].items() if k not in ('job', 'seconds', 'cpu_seconds')}
+        extra = {k: v for k, v in rs[-1].items() if k not in ('job', 'seconds', 'cpu_seconds', 'process_seconds')}
         print(f"{job:<15}{s:>9.2f}{c:>9.2f}{(s / base if base else float('nan')):>12.2f}  {json.dumps(extra)}")
     out = HERE / 'results' / f'reconcile_{a.dataset}.json'
     out.parent.mkdir(exist_ok=True)

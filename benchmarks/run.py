@@ -640,35 +640,26 @@ def child_main(name: str, qrels_path: str, run_path: str) -> int:
 
 # --------------------------------------------------------------------------- parent side
 def run_child(j: Job, qrels: Path, run: Path, timeout: float) -> dict:
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    root = BASELINE if j.tool == "base" else REPO          # whose rankmetrics_nb the child imports
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", j.name,
-           "--qrels", str(qrels), "--run", str(run)]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", j.name, "--qrels", str(qrels), "--run", str(run)]
+    return marked_result(cmd, RESULT_MARK, {"job": j.name}, timeout, BASELINE if j.tool == "base" else REPO)
+
+
+def marked_result(cmd: list, mark: str, what: dict, timeout: float | None = None, root: Path = REPO, tail: int = 15) -> dict:
+    """Run a benchmark's child command `cmd` in a fresh process (in the repository, `root`'s package first on its
+    PYTHONPATH, hash seed 0) and return the JSON it printed after `mark` on its last such line, with the child's wall time
+    (start and imports included) as `process_seconds`; else `what` with an `error`: the time limit, or the exit status
+    and the output's last `tail` lines. Every benchmark's parent runs its children through this one function."""
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     t = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
     except subprocess.TimeoutExpired:
-        return {"job": j.name, "error": f"timeout after {timeout:.0f}s"}
+        return dict(what, error=f"timeout after {timeout:.0f}s")
     wall = time.perf_counter() - t
     for line in reversed(p.stdout.splitlines()):
-        if line.startswith(RESULT_MARK):
-            res = json.loads(line[len(RESULT_MARK):])
-            res["process_seconds"] = wall
-            return res
-    tail = (p.stderr or p.stdout).strip().splitlines()[-15:]
-    return {"job": j.name, "error": f"exit {p.returncode}: " + "\n".join(tail)}
-
-
-def marked_result(cmd: list, mark: str, job: str, timeout: float | None = None, root: Path = REPO) -> dict:
-    """Run a benchmark's child command `cmd` in a fresh process, `root`'s package first on its PYTHONPATH, and return
-    the JSON the child printed after `mark` on its last such line; else {"job": job, "error": the output's last lines}."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
-    for line in reversed(p.stdout.splitlines()):
         if line.startswith(mark):
-            return json.loads(line[len(mark):])
-    return {"job": job, "error": (p.stderr or p.stdout).strip().splitlines()[-5:]}
+            return dict(json.loads(line[len(mark):]), process_seconds=wall)
+    return dict(what, error=f"exit {p.returncode}: " + "\n".join((p.stderr or p.stdout).strip().splitlines()[-tail:]))
 
 
 def _warm_cache(*paths: Path) -> None:

@@ -296,24 +296,11 @@ def _profiler():
 
 # --------------------------------------------------------------------------- parent side
 def run_child(ctx, name: str, measure: str, profile_out: str = None) -> dict:
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", name, "--measures", measure, "--dataset-name",
            ctx.dataset, "--seed", str(ctx.seed), "--qrels", str(ctx.qrels), "--run", str(ctx.run)]
     cmd += ["--per-query"] if ctx.per_query else []
     cmd += ["--profile-out", profile_out] if profile_out else []
-    t = time.perf_counter()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=ctx.timeout, env=env, cwd=REPO)
-    except subprocess.TimeoutExpired:
-        return {"approach": name, "measure": measure, "error": f"timeout after {ctx.timeout:.0f}s"}
-    for line in reversed(p.stdout.splitlines()):
-        if line.startswith(MARK):
-            res = json.loads(line[len(MARK):])
-            res["process_seconds"] = time.perf_counter() - t
-            return res
-    tail = (p.stderr or p.stdout).strip().splitlines()[-15:]
-    return {"approach": name, "measure": measure, "error": f"exit {p.returncode}: " + "\n".join(tail)}
+    return harness.marked_result(cmd, MARK, {"approach": name, "measure": measure}, ctx.timeout)
 
 
 def summarise(runs: list[dict]) -> dict:

@@ -151,7 +151,7 @@ def _row_repeats(h:np.ndarray, L:int)->np.ndarray:
 
 def _repeat_candidates(h:np.ndarray, lens:np.ndarray, table:np.ndarray)->np.ndarray:
     """The rows of a block (query by query, `lens` rows each) that may repeat a pair: where every query is equally long
-    (many short lists, as a recommender's), the rows of queries holding a hash twice (`_row_repeats`); else the rows that
+    and at most 4,096 rows (many short lists, as a recommender's: one sort of a small matrix), the rows of queries holding a hash twice (`_row_repeats`); else the rows that
     share their slot in every round, each round with other bits of the hash (a repeated pair always does; rounds stop
     when few rows are left)."""
     if len(lens) and 1 < lens[0] <= 4096 and (lens == lens[0]).all(): return _row_repeats(h, int(lens[0]))
