@@ -12,12 +12,13 @@ __all__ = ['evaluate', 'evaluation', 'Evaluation', 'PerQueryValues', 'MergedEval
            'cumulative_gain', 'dcg', 'ndcg', 'pwa', 'err', 'mean_err', 'rank_correlation', 'kendall_tau', 'accuracy',
            'auroc', 'compat', 'ordered_pair_accuracy', 'rbp', 'subtopic_matrix', 'alpha_dcg', 'alpha_ndcg', 'err_ia',
            'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec', 'DiversityTable', 'diversity_table', 'Qrels', 'Run',
-           'read_qrels', 'read_run', 'join', 'join_subtopics', 'prepare_qrels', 'Batch', 'SubtopicBatch', 'Mean',
-           'EvalInputError', 'QueryMismatchWarning', 'example_paths', 'write_example', 'trec_eval', 'TrecEvalResult',
-           'read_zscores', 'compare', 'Comparison', 'adjust_pvalues', 'ResultTable', 'win_tie_loss', 'forest_plot',
-           'differences_plot', 'distribution_plot', 'pr_curves', 'Store', 'StoredEvaluation', 'Leaderboard',
-           'StaleResultError', 'CONVENTIONS', 'convention', 'conventions_table', 'check_comparable', 'ir_metadata',
-           'reconcile', 'reconcile_measures', 'Reconciliation', 'diagnose', 'Diagnosis', 'tie_range', 'TieWarning']
+           'read_qrels', 'read_run', 'join', 'join_subtopics', 'prepare_qrels', 'prepare_run', 'Batch', 'SubtopicBatch',
+           'Mean', 'EvalInputError', 'QueryMismatchWarning', 'example_paths', 'write_example', 'trec_eval',
+           'TrecEvalResult', 'read_zscores', 'compare', 'Comparison', 'adjust_pvalues', 'ResultTable', 'win_tie_loss',
+           'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves', 'Store', 'StoredEvaluation',
+           'Leaderboard', 'StaleResultError', 'CONVENTIONS', 'convention', 'conventions_table', 'check_comparable',
+           'ir_metadata', 'reconcile', 'reconcile_measures', 'Reconciliation', 'diagnose', 'Diagnosis', 'tie_range',
+           'TieWarning']
 
 # %% ../nbs/99_api.ipynb #d64eb976
 from .evaluate_any import evaluate
@@ -48,11 +49,12 @@ from .diversity import subtopic_matrix, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, 
 from .ndeval import DiversityTable, diversity_table
 from .inputs import Qrels, Run, read_qrels, read_run
 from .joins import join, join_subtopics, prepare_qrels
+from .prepared_runs import prepare_run
 from .kit import Batch, SubtopicBatch, Mean, EvalInputError, QueryMismatchWarning
 from .data import example_paths, write_example
 _all_ = ['subtopic_matrix', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec',
          'DiversityTable', 'diversity_table', 'Qrels', 'Run', 'read_qrels', 'read_run', 'join', 'join_subtopics', 'prepare_qrels',
-         'Batch', 'SubtopicBatch', 'Mean', 'EvalInputError', 'QueryMismatchWarning', 'example_paths', 'write_example']
+         'prepare_run', 'Batch', 'SubtopicBatch', 'Mean', 'EvalInputError', 'QueryMismatchWarning', 'example_paths', 'write_example']
 
 # %% ../nbs/99_api.ipynb #17795ada
 from .trec_output import TrecEvalResult, read_zscores

@@ -5,6 +5,7 @@
 # %% ../nbs/00e_joins.ipynb #876f3a9c
 from __future__ import annotations
 import warnings
+from typing import NamedTuple
 from collections import deque, defaultdict, OrderedDict
 from itertools import chain, repeat
 from operator import itemgetter
@@ -15,8 +16,9 @@ from .kit import (EvalInputError, QueryMismatchWarning, Batch, SubtopicBatch, Ra
 from .ids import long_id_rows
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .keys import (query_stretches, query_codes, spread, code_at, queries_together, positions, distinct,
-                                 doc_words, id_words, checked_hash, judged_rows, pair_matcher)
+                                 doc_words, id_words, checked_hash, judged_rows, pair_matcher, doc_hash)
 from .order import TIE_POLICIES, judged_ranks
+from .prepared_runs import PreparedRun, prepare_run, run_codes, run_entries, run_tie_spans, fits_a_word
 
 # %% auto #0
 __all__ = ['PreparedQrels', 'prepare_qrels', 'join', 'join_subtopics']
@@ -31,6 +33,7 @@ class PreparedQrels(Qrels):
         self.ids, (self.code,) = query_codes(q.qid)
         self.n_words = id_words(q.docno)
         self.hash = checked_hash(q, self.code, self.ids, self.n_words)
+        self.layout = _judged_layout(self)                   # for joins to prepared runs
     def matcher(self):
         "The matcher of the judged pairs (`keys.pair_matcher`), built on the first join and kept for the next ones."
         if getattr(self, '_matcher', None) is None: self._matcher = pair_matcher(self.hash)
@@ -243,6 +246,86 @@ def _join_dict_run(qrels, run, ties:str, rel, depth, queries:str)->Batch|None:
     return _counted_batch(qq[j], ranked, j, ranking, ids, qq, qrels, per_query, keep, in_qrels, rel=rel, ties=ties,
                           queries=queries, depth=depth)
 
+# %% ../nbs/00e_joins.ipynb #35937900
+class _Layout(NamedTuple):
+    "Prepared judgements laid out query by query, for joins to prepared runs: judgement `order[i]` is query `code[i]`'s `slot[i]`-th."
+    order: np.ndarray # the judgements, query by query (stable)
+    code: np.ndarray # their query codes, ascending
+    slot: np.ndarray # each one's place among its query's
+    grades: np.ndarray # (queries × most judgements) the grades at those places
+    ideal: np.ndarray # each query's grades sorted descending, NaN padded (`_ideal_matrix`)
+    n_judged: np.ndarray # each query's judgements
+    qids: np.ndarray # the query ids as text
+    hashes: np.ndarray # each judged document's `keys.doc_hash`
+    one_word: bool # whether every judged id is at most 8 bytes (`prepared_runs.fits_a_word`)
+
+def _judged_layout(q:Qrels)->_Layout:
+    "The `_Layout` of keyed judgements (`PreparedQrels`)."
+    order = np.argsort(q.code, kind='stable')
+    code = q.code[order]
+    slot, n_judged = positions(code), np.bincount(code, minlength=len(q.ids))
+    grades = np.zeros((len(q.ids), int(n_judged.max(initial=0))), np.int64)
+    grades[code, slot] = q.rel[order]
+    lay = _Layout(order, code, slot, grades, _ideal_matrix(q.code, q.rel, len(q.ids)), n_judged, ids_text(q.ids),
+                  doc_hash(q.docno[order]), fits_a_word(q.docno))
+    for a in lay.ideal, lay.qids: a.flags.writeable = False         # (shared by the batches of joins that keep every query)
+    return lay
+
+# %% ../nbs/00e_joins.ipynb #e893cb7f
+def _prepared_cells(lay:_Layout, e:np.ndarray, ok:np.ndarray)->tuple:
+    """(query code, entry, grade) of the judgements `ok` found at entries `e` (`prepared_runs.run_entries`), row by row in
+    rank order (entries ascend query by query): each query's entries and places sorted in one word as a row of a matrix,
+    or all the entries by one sort when a few queries have far more judgements than the others."""
+    bits = int(lay.grades.shape[1] - 1).bit_length() if lay.grades.size else 0
+    if lay.grades.size > 4 * len(e) + 4096 or int(e.max(initial=0)).bit_length() + bits > 62:
+        j = np.flatnonzero(ok)
+        j = j[np.argsort(e[j], kind='stable')]
+        return lay.code[j], e[j], lay.grades[lay.code[j], lay.slot[j]]
+    none = np.iinfo(np.int64).max
+    m = np.full(lay.grades.shape, none, np.int64)
+    m[lay.code, lay.slot] = np.where(ok, (e << bits) | lay.slot, none)
+    m.sort(axis=1)
+    found = m != none
+    row, k = np.nonzero(found)[0], m[found]
+    return row, k >> bits, lay.grades[row, k & ((1 << bits) - 1)]
+
+# %% ../nbs/00e_joins.ipynb #7e470ece
+def _prepared_fields(q:PreparedQrels, run:PreparedRun, rc:np.ndarray, per_query:np.ndarray, keep:np.ndarray, **how)->dict:
+    "`_batch_fields` of the join of prepared judgements `q` (their run codes `rc`) and a prepared run, read from `q`'s layout."
+    lay, in_run, in_qrels = q.layout, per_query > 0, np.zeros(len(run.ids), bool)
+    in_qrels[rc[rc >= 0]] = True
+    every = keep.all() and len(keep) > 0
+    ideal = lay.ideal if every else lay.ideal[keep][:, :int(lay.n_judged[keep].max(initial=0))]
+    def ranking():                                               # the general path's ranking, on first use
+        ids = distinct(np.concatenate([run.ids, q.ids]))
+        per, kept = np.zeros(len(ids), np.int64), np.zeros(len(ids), bool)
+        per[np.searchsorted(ids, run.ids)], kept[np.searchsorted(ids, q.ids)] = run.per_query, keep
+        return _laid_out(run.order, run.tied, per, kept, how['depth'], run)
+    return dict(qids=lay.qids if every else lay.qids[keep] if keep.any() else ids_text(q.ids[keep]), n_ret=_kept_depth(per_query, how['depth'])[keep],
+                ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep], rel=how['rel'], ties=how['ties'],
+                queries=how['queries'], depth_cut=how['depth'], missing_from_run=ids_text(q.ids[~in_run]),
+                missing_from_qrels=ids_text(run.ids[~in_qrels]), ranking=_DeferredRanking(ranking))
+
+# %% ../nbs/00e_joins.ipynb #be1c9709
+def _join_prepared(qrels, run:PreparedRun, rel, depth, queries:str)->Batch|None:
+    "`join` of a prepared run under the tie policy it was prepared for, a lookup per judgement; None where it cannot (the general path joins it)."
+    q = qrels if _prepared(qrels) else PreparedQrels(read_qrels(qrels))
+    if run.clash or q.subtopic is not None: return None              # (two ids of a query hashed alike; diversity judgements)
+    lay, rc = q.layout, run_codes(run, q.ids)                      # each qrels query's code in the run, -1 for none
+    per_query = np.where(rc >= 0, run.per_query[rc], 0)
+    keep = per_query > 0 if queries == 'run' else np.ones(len(rc), bool)
+    jr = rc[lay.code]
+    e = run_entries(run, jr, lay.hashes, lambda i: q.docno[lay.order[i]], lay.one_word)
+    ok = e >= 0
+    if depth is not None or not keep.all(): ok &= keep[lay.code] & ((e >> 1) - run.start[jr] < _kept_depth(per_query, depth)[lay.code])
+    code, e, grades = _prepared_cells(lay, e, ok)
+    first = run.start[rc[code]]
+    b = Batch.from_cells(((np.cumsum(keep) - 1)[code], (e >> 1) - first, grades),
+                         **_prepared_fields(q, run, rc, per_query, keep, rel=rel, ties=run.ties, queries=queries, depth=depth))
+    start, size = run_tie_spans(run, e)
+    b.tie_spans = (start - first, size)
+    return b
+
 # %% ../nbs/00e_joins.ipynb #0ac18212
 def _settings(ties, rel, depth, queries)->tuple:
     "The join's settings, each checked once: (tie policy, `rel` as given, depth as an int or None, queries)."
@@ -271,6 +354,8 @@ def _sorted_batch(run, ordering, rq, hit, j, ids, qq, qrels, per_query, keep, in
 # %% ../nbs/00e_joins.ipynb #9a74f4be
 def _joined(qrels, run, ties:str, rel, depth, queries:str)->Batch:
     "`join` of checked settings, without the warning."
+    if isinstance(run, PreparedRun) and run.ties == ties and _COUNT_RANKS and (b := _join_prepared(qrels, run, rel, depth, queries)) is not None:
+        return b                                                  # a run prepared for this tie policy
     if (b := _join_dict_run(qrels, run, ties, rel, depth, queries)) is not None: return b     # a run held as dicts
     qrels, run = read_qrels(qrels), read_run(run, ranks=ties == 'rank')
     ids, ((first, code), (qfirst, qcode)) = query_stretches(run.qid, qrels.qid)   # stretches of one query's rows

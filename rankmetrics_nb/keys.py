@@ -122,6 +122,28 @@ def _same_pair(qa, da, qb, db)->np.ndarray:
     "Whether (query code, document id) pairs a and b are equal, element by element."
     return (qa == qb) & (da == db)
 
+# %% ../nbs/00c_keys.ipynb #d7f8fd68
+def _mix(h:np.ndarray)->np.ndarray:
+    "One invertible multiply-xorshift round over `h`, in place (arithmetic wraps around): equal outputs, equal inputs."
+    t = np.empty_like(h)
+    with np.errstate(over='ignore'):
+        for m, shift in ((_M1, 31), (_M2, 29), (_M1, 32)):
+            np.multiply(h, m, out=h); np.right_shift(h, np.uint64(shift), out=t); np.bitwise_xor(h, t, out=h)
+    return h
+
+def doc_hash(docno:np.ndarray, # document ids (bytes)
+            )->np.ndarray:
+    "One 64-bit hash per document id, whatever width its array stores ids at; a bijection on ids of at most 8 bytes."
+    n_words, out = id_words(docno), np.empty(len(docno), np.uint64)
+    for lo in range(0, len(docno), BLOCK):
+        words = doc_words(docno[lo:lo + BLOCK], n_words, ordered=False)
+        h = _mix(words[:, 0] ^ _GOLD)
+        for col in words.T[1:]:                                  # longer ids: one more round a word, padding skipped
+            more = np.flatnonzero(col)
+            if len(more): h[more] = _mix(h[more] ^ col[more])
+        out[lo:lo + BLOCK] = h
+    return out
+
 # %% ../nbs/00c_keys.ipynb #dbe0e0ad
 def _slot_table(rows:int)->np.ndarray:
     "A slot table for blocks of about `rows` rows: 8 slots a row, 4096 to 2 million."
@@ -237,6 +259,19 @@ def _raise_repeat(pair:tuple, docno, code:int, ids, source, layout:str):
     if None in lines: raise EvalInputError(f"{layout} {source}: {why}")
     (first_no, _), (no, text) = lines
     raise EvalInputError(f"{source}, line {no}: {why} (first at line {first_no}): {text!r}")
+
+# %% ../nbs/00c_keys.ipynb #c14be612
+def refuse_repeat(rows:np.ndarray, # candidate rows: every row of a repeated pair is among them (others may be too)
+                  code:np.ndarray, # every row's query code (into `ids`)
+                  docno:np.ndarray, # every row's document id
+                  ids:np.ndarray, # the query ids, sorted
+                  source:str, # where the rows were read from
+                  layout:str, # what they are, for the message: "run" or "qrels"
+                 )->bool:
+    "Raise `EvalInputError` for the first (query, document) pair the candidate `rows` repeat, named as `checked_hash` names it; else say whether there were candidates (hashes shared by distinct pairs)."
+    pair = _repeat_among(rows, code[rows], docno)
+    if pair is not None: _raise_repeat(pair, docno, code[pair[1]], ids, source, layout)
+    return len(rows) > 0
 
 # %% ../nbs/00c_keys.ipynb #0d4de3cc
 def checked_hash(qrels, # judgements (`inputs.Qrels`)
