@@ -157,7 +157,9 @@ def _counted_batch(jcode, ranked, jrow, ranking, ids, qq, qrels, per_query, keep
     order = np.lexsort((cols, rows))                                                       # row by row in rank order
     b = Batch.from_cells((rows[order], cols[order], qrels.rel[jrow[ok][order]]),
                          **_batch_fields(_DeferredRanking(ranking), ids, qq, qrels.rel, per_query, keep, in_qrels, **how))
-    b.tie_spans = tuple(s[ok][order] for s in spans)
+    first, size = (s[ok][order] for s in spans)
+    tied = np.flatnonzero(size > 1)
+    b.tie_spans = (tied, first[tied], size[tied])
     return b
 
 # %% ../nbs/00e_joins.ipynb #387b7ac6
@@ -252,6 +254,7 @@ class _Layout(NamedTuple):
     order: np.ndarray # the judgements, query by query (stable)
     code: np.ndarray # their query codes, ascending
     slot: np.ndarray # each one's place among its query's
+    place: np.ndarray # the cell of `grades` (flat) it is at
     grades: np.ndarray # (queries × most judgements) the grades at those places
     ideal: np.ndarray # each query's grades sorted descending, NaN padded (`_ideal_matrix`)
     n_judged: np.ndarray # each query's judgements
@@ -266,7 +269,7 @@ def _judged_layout(q:Qrels)->_Layout:
     slot, n_judged = positions(code), np.bincount(code, minlength=len(q.ids))
     grades = np.zeros((len(q.ids), int(n_judged.max(initial=0))), np.int64)
     grades[code, slot] = q.rel[order]
-    lay = _Layout(order, code, slot, grades, _ideal_matrix(q.code, q.rel, len(q.ids)), n_judged, ids_text(q.ids),
+    lay = _Layout(order, code, slot, code.astype(np.int64) * grades.shape[1] + slot, grades, _ideal_matrix(q.code, q.rel, len(q.ids)), n_judged, ids_text(q.ids),
                   doc_hash(q.docno[order]), fits_a_word(q.docno))
     for a in lay.ideal, lay.qids: a.flags.writeable = False         # (shared by the batches of joins that keep every query)
     return lay
@@ -276,18 +279,20 @@ def _prepared_cells(lay:_Layout, e:np.ndarray, ok:np.ndarray)->tuple:
     """(query code, entry, grade) of the judgements `ok` found at entries `e` (`prepared_runs.run_entries`), row by row in
     rank order (entries ascend query by query): each query's entries and places sorted in one word as a row of a matrix,
     or all the entries by one sort when a few queries have far more judgements than the others."""
-    bits = int(lay.grades.shape[1] - 1).bit_length() if lay.grades.size else 0
-    if lay.grades.size > 4 * len(e) + 4096 or int(e.max(initial=0)).bit_length() + bits > 62:
+    n, width = lay.grades.shape
+    bits = int(width - 1).bit_length() if width else 0
+    if n * width > 4 * len(e) + 4096 or int(e.max(initial=0)).bit_length() + bits > 62:
         j = np.flatnonzero(ok)
         j = j[np.argsort(e[j], kind='stable')]
-        return lay.code[j], e[j], lay.grades[lay.code[j], lay.slot[j]]
+        return lay.code[j].astype(np.int64), e[j], lay.grades.ravel()[lay.place[j]]
     none = np.iinfo(np.int64).max
-    m = np.full(lay.grades.shape, none, np.int64)
-    m[lay.code, lay.slot] = np.where(ok, (e << bits) | lay.slot, none)
-    m.sort(axis=1)
-    found = m != none
-    row, k = np.nonzero(found)[0], m[found]
-    return row, k >> bits, lay.grades[row, k & ((1 << bits) - 1)]
+    m = np.full(n * width, none, np.int64)
+    m[lay.place] = np.where(ok, (e << bits) | lay.slot, none)
+    m = m.reshape(n, width)
+    m.sort(axis=1)                                               # (the sentinels last)
+    row = np.repeat(np.arange(n), (m != none).sum(axis=1))
+    k = m[m != none]
+    return row, k >> bits, lay.grades.ravel()[row * width + (k & ((1 << bits) - 1))]
 
 # %% ../nbs/00e_joins.ipynb #7e470ece
 def _prepared_fields(q:PreparedQrels, run:PreparedRun, rc:np.ndarray, per_query:np.ndarray, keep:np.ndarray, **how)->dict:
@@ -314,16 +319,17 @@ def _join_prepared(qrels, run:PreparedRun, rel, depth, queries:str)->Batch|None:
     lay, rc = q.layout, run_codes(run, q.ids)                      # each qrels query's code in the run, -1 for none
     per_query = np.where(rc >= 0, run.per_query[rc], 0)
     keep = per_query > 0 if queries == 'run' else np.ones(len(rc), bool)
-    jr = rc[lay.code]
-    e = run_entries(run, jr, lay.hashes, lambda i: q.docno[lay.order[i]], lay.one_word)
+    same = len(rc) == len(run.ids) and bool((rc == np.arange(len(rc))).all())   # (the run's queries, by the same codes)
+    jr = lay.code if same else rc[lay.code]
+    e = run_entries(run, jr, lay.hashes, lambda i: q.docno[lay.order[i]], lay.one_word, every=bool((rc >= 0).all()))
     ok = e >= 0
     if depth is not None or not keep.all(): ok &= keep[lay.code] & ((e >> 1) - run.start[jr] < _kept_depth(per_query, depth)[lay.code])
     code, e, grades = _prepared_cells(lay, e, ok)
-    first = run.start[rc[code]]
-    b = Batch.from_cells(((np.cumsum(keep) - 1)[code], (e >> 1) - first, grades),
+    first = run.start[code if same else rc[code]]
+    b = Batch.from_cells((code if keep.all() else (np.cumsum(keep) - 1)[code], (e >> 1) - first, grades),
                          **_prepared_fields(q, run, rc, per_query, keep, rel=rel, ties=run.ties, queries=queries, depth=depth))
-    start, size = run_tie_spans(run, e)
-    b.tie_spans = (start - first, size)
+    i, start, size = run_tie_spans(run, e)
+    b.tie_spans = (i, start - first[i], size)
     return b
 
 # %% ../nbs/00e_joins.ipynb #0ac18212

@@ -137,7 +137,7 @@ class Batch(_RankedCells):
     weights: np.ndarray|None = field(default=None, repr=False) # (q, depth) each ranked document's weight (`evaluate_batch`'s item weights); None: every weight is 1
     ideal_weights: np.ndarray|None = field(default=None, repr=False) # (q, judged) the weights of the documents behind `ideal`, in its order
     cells: tuple|None = field(default=None, init=False, repr=False) # set by `from_cells` only: the judged documents' cells
-    tie_spans: tuple|None = field(default=None, init=False, repr=False) # set by the counted join only: each judged cell's tie group (first rank, size)
+    tie_spans: tuple|None = field(default=None, init=False, repr=False) # set by the counting and prepared-run joins only: the judged cells in a tie group of more documents (their indices into `cells`, the group's first rank and size)
 
     @classmethod
     def from_cells(cls, cells:tuple, # the judged documents' cells (rows, ranks from 0, grades), row by row in rank order

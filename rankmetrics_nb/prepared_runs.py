@@ -36,13 +36,15 @@ _COUNT_BITS = 24   # a directory word: a bucket's first entry above these bits, 
 
 class _Directory:
     """Each query's documents filed by hash: `table` holds, by hash within each query, each document's (hash, position
-    × 2 + 1 if it is tied) as signed words, and one spare row; `slots` each bucket's first entry and number of entries, in one word."""
+    × 2 + 1 if it is tied) as signed words, and a last row (0, -1) that empty buckets point at; `slots` each bucket's
+    first row and number of rows, in one word."""
     def __init__(self, h:np.ndarray, # each rank-order position's document hash, queries one after another
                  per_query:np.ndarray, # each query's documents
                  tied:np.ndarray, # whether each position is in a tie group
                 ):
         by, bits = _by_hash(h, per_query), _bucket_bits(per_query)
         self.table = np.zeros((len(h) + 1, 2), np.int64)
+        self.table[-1, 1] = -1                                     # (an empty bucket's row: found, it says "not there")
         self.table[:-1, 0] = h[by].view(np.int64)
         self.table[:-1, 1] = (by.astype(np.int64) << 1) | tied[by]
         size = np.int64(1) << bits
@@ -50,7 +52,7 @@ class _Directory:
         q = np.repeat(np.arange(len(per_query)), per_query)
         count = np.bincount(self.first[q] + _bucket(h[by], self.shift[q]), minlength=int(size.sum()))
         self.full = int(count.max(initial=0)) >= 1 << _COUNT_BITS   # (a bucket too full for its word: joins take the general path)
-        self.slots = ((np.cumsum(count) - count) << _COUNT_BITS) | count
+        self.slots = (np.where(count > 0, np.cumsum(count) - count, len(h)) << _COUNT_BITS) | count
         self.uniform = (int(size[0]), self.shift[0]) if len(bits) and (bits == bits[0]).all() else None
     hashes = property(lambda self: self.table[:-1, 0].view(np.uint64))
     positions = property(lambda self: self.table[:-1, 1] >> 1)
@@ -64,18 +66,19 @@ def _bucket_of(d:_Directory, q:np.ndarray, h:np.ndarray)->np.ndarray:
 def _find(d:_Directory, # the run's directory
           q:np.ndarray, # each needle's query (its code in the run), -1 for a query the run does not have
           h:np.ndarray, # each needle's document hash
+          every:bool=False, # whether every needle's query is the run's (no -1 in `q`)
          )->np.ndarray:
     """The entry (rank-order position × 2 + 1 if tied) of the document hashed `h[i]` among query `q[i]`'s, or -1: one
     round over every needle (a word of the directory, a row of the table), then rounds over the few in fuller buckets."""
-    there = q >= 0
-    s = d.slots[_bucket_of(d, q if there.all() else np.where(there, q, 0), h)]
+    there = None if every else q >= 0
+    s = np.take(d.slots, _bucket_of(d, q if every else np.where(there, q, 0), h))
+    if not every: s[~there] = len(d.table) - 1 << _COUNT_BITS      # (the empty bucket's row)
     h = h.view(np.int64)                                            # (compared as the table's signed words)
-    if not there.all(): s[~there] = 0                               # (no entries)
     lo, n = s >> _COUNT_BITS, s & ((1 << _COUNT_BITS) - 1)
     e = np.take(d.table, lo, axis=0)                                # (rows gathered: take is 5x faster than [lo] here)
-    hit = (e[:, 0] == h) & (n > 0)
-    out = np.where(hit, e[:, 1], -1)
-    rest = np.flatnonzero(~hit & (n > 1))
+    out = np.where(e[:, 0] == h, e[:, 1], -1)
+    rest = np.flatnonzero(n > 1)
+    rest = rest[out[rest] < 0]                                      # not found yet, in a bucket of more rows
     lo, n = lo[rest] + 1, n[rest] - 1
     while len(rest):
         e = np.take(d.table, lo, axis=0)
@@ -101,15 +104,13 @@ def _tie_groups(tied:np.ndarray)->tuple:
     return at, first[g], (last - first + 1)[g]
 
 def _spans(groups:tuple, p:np.ndarray, grouped:np.ndarray)->tuple:
-    "(the first position, the size) of the tie group of each rank-order position `p` (`grouped`: whether it is in one; else size 1)."
-    first, size = p.astype(np.int64), np.ones(len(p), np.int64)
+    "(which of the rank-order positions `p` are in a tie group (`grouped`), as indices; each one's group's first position and size)."
     inside = np.flatnonzero(grouped)
-    if len(inside):
-        at, gfirst, gsize = groups
-        i = np.searchsorted(at, p[inside] + 1)                  # the group's entry at p + 1, or else at p
-        i = np.where((i < len(at)) & (at[np.minimum(i, len(at) - 1)] == p[inside] + 1), i, i - 1)
-        first[inside], size[inside] = gfirst[i], gsize[i]
-    return first, size
+    at, gfirst, gsize = groups
+    if not len(inside) or not len(at): return inside[:0], inside[:0], inside[:0]
+    i = np.searchsorted(at, p[inside] + 1)                      # the group's entry at p + 1, or else at p
+    i = np.where((i < len(at)) & (at[np.minimum(i, len(at) - 1)] == p[inside] + 1), i, i - 1)
+    return inside, gfirst[i], gsize[i]
 
 # %% ../nbs/00da_prepared_runs.ipynb #a7c1e2f0
 def fits_a_word(docno:np.ndarray, # ids (bytes)
@@ -162,9 +163,10 @@ def run_entries(r:PreparedRun, # a prepared run
                 h:np.ndarray, # each one's `keys.doc_hash`
                 docno, # a function giving the ids of some of them (by index), read where hashes may be shared
                 one_word:bool=False, # whether every one of those ids is at most 8 bytes (`fits_a_word`)
+                every:bool=False, # whether every one's query is the run's (no -1 in `q`)
                )->np.ndarray:
     "The entry (rank-order position × 2 + 1 if tied) of each (query, document) in the run, or -1: found by hash, the ids compared where a hash could be shared."
-    e = _find(r.directory, q, h)
+    e = _find(r.directory, q, h, every)
     if not (r.one_word and one_word):                             # ids longer than a word: hashes found are confirmed
         i = np.flatnonzero(e >= 0)
         e[i[r.docno[r.order[e[i] >> 1]] != docno(i)]] = -1
@@ -173,13 +175,14 @@ def run_entries(r:PreparedRun, # a prepared run
 def run_tie_spans(r:PreparedRun, # a prepared run
                   e:np.ndarray, # entries `run_entries` found
                  )->tuple:
-    "(the first position, the size) of the tie group of each entry's position (size 1: tied with none)."
+    "(which entries are tied with another document, as indices into `e`; the first position and the size of each one's tie group)."
     return _spans(r.groups, e >> 1, (e & 1).astype(bool))
 
 def run_codes(r:PreparedRun, # a prepared run
               ids:np.ndarray, # sorted distinct query ids
              )->np.ndarray:
     "Each of `ids`' code in the run, -1 for a query it does not have."
-    if len(ids) == len(r.ids) and (ids == r.ids).all(): return np.arange(len(ids))
+    if ids.dtype == r.ids.dtype and len(ids) == len(r.ids) and np.array_equal(ids.view(np.uint8), r.ids.view(np.uint8)):
+        return np.arange(len(ids))                                 # (the same queries: their bytes compared at once)
     at = np.minimum(np.searchsorted(r.ids, ids), len(r.ids) - 1)
     return np.where(r.ids[at] == ids, at, -1)

@@ -54,7 +54,9 @@ def tied_cells(b:Batch, # a joined batch
               )->TiedCells:
     "The judged documents of `b` tied with another document: from the spans the counting join found, else from the tie flags."
     r, c, g = _judged_cells(b)
-    if b.tie_spans is not None and b.cells is not None: s, n = b.tie_spans
+    if b.tie_spans is not None and b.cells is not None:             # (the tied cells alone)
+        i, s, n = b.tie_spans
+        r, c, g = r[i], c[i], np.asarray(g)[i]
     elif b.ranking is not None or b.tie_groups is not None: s, n = _spans_from_flags(_tie_flags(b), r, c, b.n_ret)
     else: s, n = c, np.ones(len(c), np.int64)                           # no ranking to read ties from: none known
     n = np.minimum(s + n, b.n_ret[r]) - s                               # (a group cut by the depth: its kept part)
@@ -105,20 +107,26 @@ def tie_orders(b:Batch, # a joined batch
               )->tuple:
     "(rows, best, worst): the rows of `b` where tie orders can change a value, and batches of them in the best and the worst order."
     tc = tied_cells(b) if tc is None else tc
-    rows, (r, c, g), at = mixed_rows(tc), _judged_cells(b), _cell_index(b, tc)
-    inside = np.isin(r, rows)
+    rows, (r, c, g) = mixed_rows(tc), _judged_cells(b)
+    inside = _cells_of(r, rows)                                         # the judged cells of those rows alone
+    mixed = np.flatnonzero(np.isin(tc.rows, rows))                      # the tied cells among them
+    at = np.searchsorted(_cell_keys(b, r[inside], c[inside]), _cell_keys(b, tc.rows[mixed], tc.cols[mixed]))
     def laid_out(best:bool)->Batch:
-        cols = np.array(c, np.int64)
-        cols[at] = _reordered(tc, best)
-        return _rows_batch(b, rows, (r[inside], cols[inside], g[inside]))
+        cols = np.array(c[inside], np.int64)
+        cols[at] = _reordered(tc, best)[mixed]
+        return _rows_batch(b, rows, (r[inside], cols, np.asarray(g)[inside]))
     return rows, laid_out(True), laid_out(False)
 
 # %% ../nbs/09f_tie_range.ipynb #9489b51b
-def _cell_index(b:Batch, tc:TiedCells)->np.ndarray:
-    "Where each tied judged document of `tc` is among all the judged documents of `b` (both row by row in rank order)."
-    r, c, _ = _judged_cells(b)
-    W = max(int(b.n_ret.max(initial=0)), 1)
-    return np.searchsorted(r.astype(np.int64) * W + c, tc.rows.astype(np.int64) * W + tc.cols)
+def _cells_of(r:np.ndarray, rows:np.ndarray)->np.ndarray:
+    "The indices of the cells (row by row: `r`, ascending) of the sorted `rows`."
+    lo, hi = np.searchsorted(r, rows), np.searchsorted(r, rows, 'right')
+    n = hi - lo
+    return np.repeat(lo - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+
+def _cell_keys(b:Batch, rows:np.ndarray, cols:np.ndarray)->np.ndarray:
+    "One integer per cell, ascending row by row in rank order."
+    return rows.astype(np.int64) * max(int(b.n_ret.max(initial=0)), 1) + cols
 
 # %% ../nbs/09f_tie_range.ipynb #46229d2a
 def _measure(m)->Measure: return m if isinstance(m, Measure) else parse_measure(m)
