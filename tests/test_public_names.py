@@ -50,10 +50,14 @@ def test_the_record_is_whole():
     assert len(BEFORE) == len(set(BEFORE)) == 234
 
 
+# names made public since the cut: each a new function a user calls
+ADDED = {'prepare_run'}
+
+
 def test_public_names_are_few_and_all_were_public_before():
     public = rankmetrics_nb.__all__
     assert len(public) == len(set(public)) <= 100
-    assert set(public) <= set(BEFORE)
+    assert set(public) <= set(BEFORE) | ADDED and not ADDED & set(BEFORE)
 
 
 def test_star_import_brings_exactly_the_public_names():
