@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from .kit import EvalInputError, check_choice
 from .inputs import Run, read_run
-from .keys import query_codes, doc_hash, refuse_repeat, distinct
+from .keys import BLOCK, query_codes, doc_hash, refuse_repeat, distinct
 from .order import TIE_POLICIES
 
 # %% auto #0
@@ -32,36 +32,63 @@ def _bucket(h:np.ndarray, shift)->np.ndarray:
     return ((h >> shift) >> np.uint64(1)).view(np.int64)
 
 # %% ../nbs/00da_prepared_runs.ipynb #9b632c28
-_COUNT_BITS = 24   # a directory word: a bucket's first entry above these bits, its number of entries in them
+_SIGN = np.uint64(1 << 63)   # hashes stored with their top bit flipped: as signed words they order as the hashes do
 
 class _Directory:
-    """Each query's documents filed by hash: `table` holds, by hash within each query, each document's (hash, position
-    × 2 + 1 if it is tied) as signed words, and a last row (0, -1) that empty buckets point at; `slots` each bucket's
-    first row and number of rows, in one word."""
+    """Each query's documents in a table of their own, twice as many rows as documents (or more): a document at the row
+    its hash's top bits name or, where that row is taken, at the first free row after it; documents placed in hash
+    order, so each table stays sorted by hash. A row holds (the hash, top bit flipped; position × 2 + 1 if tied);
+    a free row (the largest word, -1), and each table ends with one. `repeats`: the positions of documents that share
+    their hash with another of their query (a document listed twice, or two ids hashed alike)."""
     def __init__(self, h:np.ndarray, # each rank-order position's document hash, queries one after another
                  per_query:np.ndarray, # each query's documents
                  tied:np.ndarray, # whether each position is in a tie group
                 ):
-        by, bits = _by_hash(h, per_query), _bucket_bits(per_query)
-        self.table = np.zeros((len(h) + 1, 2), np.int64)
-        self.table[-1, 1] = -1                                     # (an empty bucket's row: found, it says "not there")
-        self.table[:-1, 0] = h[by].view(np.int64)
-        self.table[:-1, 1] = (by.astype(np.int64) << 1) | tied[by]
-        size = np.int64(1) << bits
-        self.first, self.shift = np.cumsum(size) - size, (63 - bits).astype(np.uint64)   # each query's first bucket
-        q = np.repeat(np.arange(len(per_query)), per_query)
-        count = np.bincount(self.first[q] + _bucket(h[by], self.shift[q]), minlength=int(size.sum()))
-        self.full = int(count.max(initial=0)) >= 1 << _COUNT_BITS   # (a bucket too full for its word: joins take the general path)
-        self.slots = (np.where(count > 0, np.cumsum(count) - count, len(h)) << _COUNT_BITS) | count
-        self.uniform = (int(size[0]), self.shift[0]) if len(bits) and (bits == bits[0]).all() else None
-    hashes = property(lambda self: self.table[:-1, 0].view(np.uint64))
-    positions = property(lambda self: self.table[:-1, 1] >> 1)
+        by, bits = _by_hash(h, per_query), _bucket_bits(per_query) + 1
+        hs, q = h[by], np.repeat(np.arange(len(per_query)), per_query)
+        self.shift, size = (63 - bits).astype(np.uint64), np.int64(1) << bits
+        home = _bucket(hs, self.shift[q])
+        i = np.arange(len(h)) - np.repeat(np.cumsum(per_query) - per_query, per_query)   # each document's place in its query
+        k = int(size.max(initial=1) + per_query.max(initial=1))                        # (keeps the running max in its query)
+        row = i + np.maximum.accumulate(home - i + q * k) - q * k                      # max(its home, the row before's + 1)
+        spare = np.zeros(len(per_query), np.int64)
+        np.maximum.at(spare, q, row + 1 - size[q]) if len(h) else None                 # rows past the home rows, + 1 free
+        self.rows = size + (spare.max(initial=0) if (size == size[0]).all() else spare) + 1 if len(size) else size
+        self.first = np.cumsum(self.rows) - self.rows
+        self.table = np.empty((int(self.rows.sum()), 2), np.int64)
+        self.table[:, 0], self.table[:, 1] = np.iinfo(np.int64).max, -1
+        at = self.first[q] + row
+        self.table[at, 0] = (hs ^ _SIGN).view(np.int64)
+        self.table[at, 1] = (by.astype(np.int64) << 1) | tied[by]
+        self.uniform = (int(self.rows[0]), self.shift[0]) if len(bits) and (self.rows == self.rows[0]).all() and (bits == bits[0]).all() else None
+        same = hs[1:] == hs[:-1]
+        same[np.cumsum(per_query)[:-1] - 1] = False                                     # (not across queries)
+        i = np.flatnonzero(same)
+        self.repeats = by[np.r_[i, i + 1]]
 
 # %% ../nbs/00da_prepared_runs.ipynb #8a3d980a
-def _bucket_of(d:_Directory, q:np.ndarray, h:np.ndarray)->np.ndarray:
-    "The directory slot of each hash `h[i]` in query `q[i]`."
-    if d.uniform is not None: return q.astype(np.int64) * d.uniform[0] + _bucket(h, d.uniform[1])   # queries equally long: no lookups
+def _home(d:_Directory, q:np.ndarray, h:np.ndarray)->np.ndarray:
+    "The row of the table where document hash `h[i]` of query `q[i]` would be placed first."
+    if d.uniform is not None: return q.astype(np.int64, copy=False) * d.uniform[0] + _bucket(h, d.uniform[1])   # equally long queries
     return d.first[q] + _bucket(h, d.shift[q])
+
+def _find_block(d:_Directory, q:np.ndarray, h:np.ndarray, every:bool)->np.ndarray:
+    "`_find` of one block of needles."
+    there = None if every else q >= 0
+    row = _home(d, q if every else np.where(there, q, 0), h)
+    if not every: row[~there] = len(d.table) - 1                   # (a free row: not there)
+    key = (h ^ _SIGN).view(np.int64)
+    e = np.take(d.table, row, axis=0)                               # (rows gathered: take is 5x faster than [row] here)
+    out = np.where(e[:, 0] == key, e[:, 1], -1)
+    rest = np.flatnonzero(e[:, 0] < key)
+    row = row[rest] + 1
+    while len(rest):
+        e = np.take(d.table, row, axis=0)
+        hit = e[:, 0] == key[rest]
+        out[rest[hit]] = e[hit, 1]
+        more = e[:, 0] < key[rest]
+        rest, row = rest[more], row[more] + 1
+    return out
 
 def _find(d:_Directory, # the run's directory
           q:np.ndarray, # each needle's query (its code in the run), -1 for a query the run does not have
@@ -69,24 +96,11 @@ def _find(d:_Directory, # the run's directory
           every:bool=False, # whether every needle's query is the run's (no -1 in `q`)
          )->np.ndarray:
     """The entry (rank-order position × 2 + 1 if tied) of the document hashed `h[i]` among query `q[i]`'s, or -1: one
-    round over every needle (a word of the directory, a row of the table), then rounds over the few in fuller buckets."""
-    there = None if every else q >= 0
-    s = np.take(d.slots, _bucket_of(d, q if every else np.where(there, q, 0), h))
-    if not every: s[~there] = len(d.table) - 1 << _COUNT_BITS      # (the empty bucket's row)
-    h = h.view(np.int64)                                            # (compared as the table's signed words)
-    lo, n = s >> _COUNT_BITS, s & ((1 << _COUNT_BITS) - 1)
-    e = np.take(d.table, lo, axis=0)                                # (rows gathered: take is 5x faster than [lo] here)
-    out = np.where(e[:, 0] == h, e[:, 1], -1)
-    rest = np.flatnonzero(n > 1)
-    rest = rest[out[rest] < 0]                                      # not found yet, in a bucket of more rows
-    lo, n = lo[rest] + 1, n[rest] - 1
-    while len(rest):
-        e = np.take(d.table, lo, axis=0)
-        hit = e[:, 0] == h[rest]
-        out[rest[hit]] = e[hit, 1]
-        more = ~hit & (n > 1)
-        rest, lo, n = rest[more], lo[more] + 1, n[more] - 1
-    return out
+    row read for every needle (its home row), then the next rows for the few that find a smaller hash there (a
+    document placed past its home): a table sorted by hash is read until a hash as large as the needle's. Block by
+    block (`keys.BLOCK` needles: temporaries small enough to be reused, not faulted in afresh)."""
+    if len(q) <= BLOCK: return _find_block(d, q, h, every)
+    return np.concatenate([_find_block(d, q[a:a + BLOCK], h[a:a + BLOCK], every) for a in range(0, len(q), BLOCK)])
 
 # %% ../nbs/00da_prepared_runs.ipynb #36620d30
 def _in_group(tied:np.ndarray)->np.ndarray:
@@ -132,18 +146,14 @@ class PreparedRun(Run):
         self.start = np.cumsum(self.per_query) - self.per_query   # where each query begins in rank order
         self.one_word = fits_a_word(r.docno)                      # ids of one word: their hashes are exact
         self.directory = _Directory(doc_hash(r.docno[self.order]), self.per_query, _in_group(self.tied))
-        self.clash = _checked(self, code) or self.directory.full
+        self.clash = _checked(self, code)
         self.groups = _tie_groups(self.tied)
     def __repr__(self): return f"PreparedRun({len(self)} lines of {len(self.ids)} queries from {self.source}, ties={self.ties!r})"
 
 # %% ../nbs/00da_prepared_runs.ipynb #45bebe64
 def _checked(r:PreparedRun, code:np.ndarray)->bool:
     "Refuse a document listed twice for a query (`EvalInputError`); say whether two distinct ids of a query share a hash (then joins take the general path)."
-    h, ends = r.directory.hashes, np.cumsum(r.per_query)
-    same = h[1:] == h[:-1]
-    same[ends[:-1] - 1] = False                                   # (not across queries)
-    i = np.flatnonzero(same)
-    return refuse_repeat(distinct(r.order[r.directory.positions[np.r_[i, i + 1]]]), code, r.docno, r.ids, r.source, 'run')
+    return refuse_repeat(distinct(r.order[r.directory.repeats]), code, r.docno, r.ids, r.source, 'run')
 
 # %% ../nbs/00da_prepared_runs.ipynb #d8c20bb7
 def prepare_run(run, # a run: anything `read_run` accepts
