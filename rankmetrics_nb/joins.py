@@ -18,7 +18,7 @@ from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from .keys import (query_stretches, query_codes, spread, code_at, queries_together, positions, distinct,
                                  doc_words, id_words, checked_hash, judged_rows, pair_matcher, doc_hash)
 from .order import TIE_POLICIES, judged_ranks
-from .prepared_runs import PreparedRun, prepare_run, run_codes, run_entries, run_tie_spans, fits_a_word
+from .prepared_runs import PreparedRun, run_codes, run_entries, run_tie_spans, fits_a_word
 
 # %% auto #0
 __all__ = ['PreparedQrels', 'prepare_qrels', 'join', 'join_subtopics']
