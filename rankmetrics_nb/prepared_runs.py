@@ -23,12 +23,12 @@ def _by_hash(h:np.ndarray, # document hashes, queries one after another
     return np.lexsort((h, np.repeat(np.arange(n), per_query)))
 
 # %% ../nbs/00da_prepared_runs.ipynb #ec3cfc0f
-def _bucket_bits(per_query:np.ndarray)->np.ndarray:
-    "Each query's bucket bits $b_q$: the fewest with $2^{b_q}$ at least its documents (the bit length of $n_q - 1$)."
+def _bits_for(per_query:np.ndarray)->np.ndarray:
+    "The fewest bits $b_q$ with $2^{b_q}$ at least each query's documents $n_q$ (the bit length of $n_q - 1$)."
     return np.frexp(np.maximum(per_query, 1) - 1)[1].astype(np.int64)
 
-def _bucket(h:np.ndarray, shift)->np.ndarray:
-    "The bucket of each hash: its top bits, `shift` = 63 - bits (shifted twice, so a query with 0 bits has bucket 0)."
+def _top_bits(h:np.ndarray, shift)->np.ndarray:
+    "The top bits of each hash, `shift` = 63 - how many (shifted twice, so that 0 bits give 0)."
     return ((h >> shift) >> np.uint64(1)).view(np.int64)
 
 # %% ../nbs/00da_prepared_runs.ipynb #9b632c28
@@ -44,16 +44,16 @@ class _Directory:
                  per_query:np.ndarray, # each query's documents
                  tied:np.ndarray, # whether each position is in a tie group
                 ):
-        by, bits = _by_hash(h, per_query), _bucket_bits(per_query) + 1
+        by, bits = _by_hash(h, per_query), _bits_for(per_query) + 1
         hs, q = h[by], np.repeat(np.arange(len(per_query)), per_query)
         self.shift, size = (63 - bits).astype(np.uint64), np.int64(1) << bits
-        home = _bucket(hs, self.shift[q])
+        home = _top_bits(hs, self.shift[q])
         i = np.arange(len(h)) - np.repeat(np.cumsum(per_query) - per_query, per_query)   # each document's place in its query
         k = int(size.max(initial=1) + per_query.max(initial=1))                        # (keeps the running max in its query)
         row = i + np.maximum.accumulate(home - i + q * k) - q * k                      # max(its home, the row before's + 1)
-        spare = np.zeros(len(per_query), np.int64)
-        np.maximum.at(spare, q, row + 1 - size[q]) if len(h) else None                 # rows past the home rows, + 1 free
-        self.rows = size + (spare.max(initial=0) if (size == size[0]).all() else spare) + 1 if len(size) else size
+        spare = row[np.cumsum(per_query) - 1] + 1 - size                               # rows past the home rows (a query's last is its largest)
+        if (size == size[0]).all(): spare = np.full(len(size), spare.max())          # (equally many home rows: one table size)
+        self.rows = size + np.maximum(spare, 0) + 1                                    # and one free row at the end
         self.first = np.cumsum(self.rows) - self.rows
         self.table = np.empty((int(self.rows.sum()), 2), np.int64)
         self.table[:, 0], self.table[:, 1] = np.iinfo(np.int64).max, -1
@@ -69,8 +69,8 @@ class _Directory:
 # %% ../nbs/00da_prepared_runs.ipynb #8a3d980a
 def _home(d:_Directory, q:np.ndarray, h:np.ndarray)->np.ndarray:
     "The row of the table where document hash `h[i]` of query `q[i]` would be placed first."
-    if d.uniform is not None: return q.astype(np.int64, copy=False) * d.uniform[0] + _bucket(h, d.uniform[1])   # equally long queries
-    return d.first[q] + _bucket(h, d.shift[q])
+    if d.uniform is not None: return q.astype(np.int64, copy=False) * d.uniform[0] + _top_bits(h, d.uniform[1])   # equally long queries
+    return d.first[q] + _top_bits(h, d.shift[q])
 
 def _find_block(d:_Directory, q:np.ndarray, h:np.ndarray, every:bool)->np.ndarray:
     "`_find` of one block of needles."
