@@ -88,16 +88,22 @@ def _ideal_matrix(row:np.ndarray, rel:np.ndarray, n_rows:int)->np.ndarray:
     m[row[o], pos] = rel[o]
     return m
 
+# %% ../nbs/00e_joins.ipynb #c0f1e1d5
+def _fields(qids, n_ret, ideal, in_run, missing_from_run, missing_from_qrels, ranking, **how)->dict:
+    """Every field of a join's `Batch` but its grades, from the kept queries' ids, depths, ideal grades (`n_rel` counted
+    from them at `rel`) and presence in the run, the queries left out, the ranking, and the join's settings `how`."""
+    return dict(qids=qids, n_ret=n_ret, ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run, rel=how['rel'],
+                ties=how['ties'], queries=how['queries'], depth_cut=how['depth'], missing_from_run=missing_from_run,
+                missing_from_qrels=missing_from_qrels, ranking=ranking)
+
 # %% ../nbs/00e_joins.ipynb #6887c2fd
 def _batch_fields(ranking, ids, qq, rel_of, per_query, keep, in_qrels, **how)->dict:
     """Every field of the `Batch` of the kept queries but its grades (given as matrices, or as the judged cells): ids,
     depths, the judgements (codes `qq`, grades `rel_of`), what was left out, and the `ranking`."""
     in_run = per_query > 0
     ideal = _ideal_matrix((np.cumsum(keep) - 1)[qq[keep[qq]]], rel_of[keep[qq]], int(keep.sum()))
-    return dict(qids=ids_text(ids[keep]), n_ret=_kept_depth(per_query, how['depth'])[keep], ideal=ideal,
-                n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep], rel=how['rel'], ties=how['ties'],
-                queries=how['queries'], depth_cut=how['depth'], missing_from_run=ids_text(ids[in_qrels & ~in_run]),
-                missing_from_qrels=ids_text(ids[in_run & ~in_qrels]), ranking=ranking)
+    return _fields(ids_text(ids[keep]), _kept_depth(per_query, how['depth'])[keep], ideal, in_run[keep],
+                   ids_text(ids[in_qrels & ~in_run]), ids_text(ids[in_run & ~in_qrels]), ranking, **how)
 
 # %% ../nbs/00e_joins.ipynb #28593fa1
 def _laid_out(order, tied, per_query, keep, depth, run)->Ranking:
@@ -306,10 +312,9 @@ def _prepared_fields(q:PreparedQrels, run:PreparedRun, rc:np.ndarray, per_query:
         per, kept = np.zeros(len(ids), np.int64), np.zeros(len(ids), bool)
         per[np.searchsorted(ids, run.ids)], kept[np.searchsorted(ids, q.ids)] = run.per_query, keep
         return _laid_out(run.order, run.tied, per, kept, how['depth'], run)
-    return dict(qids=lay.qids if every else lay.qids[keep] if keep.any() else ids_text(q.ids[keep]), n_ret=_kept_depth(per_query, how['depth'])[keep],
-                ideal=ideal, n_rel=(ideal >= how['rel']).sum(axis=1), in_run=in_run[keep], rel=how['rel'], ties=how['ties'],
-                queries=how['queries'], depth_cut=how['depth'], missing_from_run=ids_text(q.ids[~in_run]),
-                missing_from_qrels=ids_text(run.ids[~in_qrels]), ranking=_DeferredRanking(ranking))
+    qids = lay.qids if every else lay.qids[keep] if keep.any() else ids_text(q.ids[keep])
+    return _fields(qids, _kept_depth(per_query, how['depth'])[keep], ideal, in_run[keep], ids_text(q.ids[~in_run]),
+                   ids_text(run.ids[~in_qrels]), _DeferredRanking(ranking), **how)
 
 # %% ../nbs/00e_joins.ipynb #be1c9709
 def _join_prepared(qrels, run:PreparedRun, rel, depth, queries:str)->Batch|None:
