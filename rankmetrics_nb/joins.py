@@ -296,8 +296,8 @@ def _prepared_cells(lay:_Layout, e:np.ndarray, ok:np.ndarray)->tuple:
     m[lay.place] = np.where(ok, (e << bits) | lay.slot, none)
     m = m.reshape(n, width)
     m.sort(axis=1)                                               # (the sentinels last)
-    row = np.repeat(np.arange(n), (m != none).sum(axis=1))
-    k = m[m != none]
+    found = m != none
+    row, k = np.repeat(np.arange(n), found.sum(axis=1)), m[found]
     return row, k >> bits, lay.grades.ravel()[row * width + (k & ((1 << bits) - 1))]
 
 # %% ../nbs/00e_joins.ipynb #7e470ece
@@ -324,9 +324,10 @@ def _join_prepared(qrels, run:PreparedRun, rel, depth, queries:str)->Batch|None:
     lay, rc = q.layout, run_codes(run, q.ids)                      # each qrels query's code in the run, -1 for none
     per_query = np.where(rc >= 0, run.per_query[rc], 0)
     keep = per_query > 0 if queries == 'run' else np.ones(len(rc), bool)
-    same = len(rc) == len(run.ids) and bool((rc == np.arange(len(rc))).all())   # (the run's queries, by the same codes)
+    every = bool((rc >= 0).all())                                  # every qrels query is the run's ...
+    same = every and len(rc) == len(run.ids)                       # ... and none else: the same codes (both sorted)
     jr = lay.code if same else rc[lay.code]
-    e = run_entries(run, jr, lay.hashes, lambda i: q.docno[lay.order[i]], lay.one_word, every=bool((rc >= 0).all()))
+    e = run_entries(run, jr, lay.hashes, lambda i: q.docno[lay.order[i]], lay.one_word, every)
     ok = e >= 0
     if depth is not None or not keep.all(): ok &= keep[lay.code] & ((e >> 1) - run.start[jr] < _kept_depth(per_query, depth)[lay.code])
     code, e, grades = _prepared_cells(lay, e, ok)

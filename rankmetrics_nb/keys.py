@@ -98,15 +98,17 @@ def id_words(*docnos)->int:
 # %% ../nbs/00c_keys.ipynb #50be1242
 _M1, _M2, _GOLD = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB), np.uint64(0x9E3779B97F4A7C15)
 
+def _round(h:np.ndarray, t:np.ndarray, m, shift:int):
+    "h = (h * m) ^ ((h * m) >> shift), in place (`t`: scratch as long as `h`); arithmetic wraps around."
+    np.multiply(h, m, out=h); np.right_shift(h, np.uint64(shift), out=t); np.bitwise_xor(h, t, out=h)
+
 def _hash_block(qcode:np.ndarray, words:np.ndarray)->np.ndarray:
     "`_pair_hash` of one block; arithmetic wraps around, arrays are updated in place."
     h, t = qcode.astype(np.uint64), np.empty(len(qcode), np.uint64)
-    def round_(m, shift):                         # h = (h * m) ^ ((h * m) >> shift)
-        np.multiply(h, m, out=h); np.right_shift(h, np.uint64(shift), out=t); np.bitwise_xor(h, t, out=h)
     with np.errstate(over='ignore'):
-        np.add(h, _GOLD, out=h); round_(_M1, 31)
-        for col in words.T: np.bitwise_xor(h, col, out=h); round_(_M2, 29)
-        round_(_M1, 32)
+        np.add(h, _GOLD, out=h); _round(h, t, _M1, 31)
+        for col in words.T: np.bitwise_xor(h, col, out=h); _round(h, t, _M2, 29)
+        _round(h, t, _M1, 32)
     return h
 
 # %% ../nbs/00c_keys.ipynb #4dba8d6e
@@ -124,11 +126,10 @@ def _same_pair(qa, da, qb, db)->np.ndarray:
 
 # %% ../nbs/00c_keys.ipynb #d7f8fd68
 def _mix(h:np.ndarray)->np.ndarray:
-    "One invertible multiply-xorshift round over `h`, in place (arithmetic wraps around): equal outputs, equal inputs."
+    "Three invertible multiply-xorshift rounds over `h` (`_round`), in place: equal outputs, equal inputs."
     t = np.empty_like(h)
     with np.errstate(over='ignore'):
-        for m, shift in ((_M1, 31), (_M2, 29), (_M1, 32)):
-            np.multiply(h, m, out=h); np.right_shift(h, np.uint64(shift), out=t); np.bitwise_xor(h, t, out=h)
+        for m, shift in ((_M1, 31), (_M2, 29), (_M1, 32)): _round(h, t, m, shift)
     return h
 
 def doc_hash(docno:np.ndarray, # document ids (bytes)
@@ -262,15 +263,15 @@ def _raise_repeat(pair:tuple, docno, code:int, ids, source, layout:str):
 
 # %% ../nbs/00c_keys.ipynb #c14be612
 def refuse_repeat(rows:np.ndarray, # candidate rows: every row of a repeated pair is among them (others may be too)
-                  code:np.ndarray, # every row's query code (into `ids`)
+                  codes:np.ndarray, # each candidate row's query code (into `ids`)
                   docno:np.ndarray, # every row's document id
                   ids:np.ndarray, # the query ids, sorted
                   source:str, # where the rows were read from
                   layout:str, # what they are, for the message: "run" or "qrels"
                  )->bool:
     "Raise `EvalInputError` for the first (query, document) pair the candidate `rows` repeat, named as `checked_hash` names it; else say whether there were candidates (hashes shared by distinct pairs)."
-    pair = _repeat_among(rows, code[rows], docno)
-    if pair is not None: _raise_repeat(pair, docno, code[pair[1]], ids, source, layout)
+    pair = _repeat_among(rows, codes, docno)
+    if pair is not None: _raise_repeat(pair, docno, int(codes[rows == pair[1]][0]), ids, source, layout)
     return len(rows) > 0
 
 # %% ../nbs/00c_keys.ipynb #0d4de3cc
@@ -394,7 +395,6 @@ def judged_rows(docno:np.ndarray, # the run's document ids
     else:
         h = _pair_hash(spread(first, key, n), docno, n_words)
         (hit, j), maybe = _match_blocks(match, h), _sorted_candidates(h)
-    pair = _repeat_among(maybe, code_at(first, key, maybe), docno)
-    if pair is not None: _raise_repeat(pair, docno, code_at(first, code, pair[1]), ids, source, 'run')
+    refuse_repeat(maybe, code_at(first, code, maybe), docno, ids, source, 'run')
     return _confirmed(match, hit, j, code_at(first, key, hit), docno, qk, qd,
                       lambda: _pairs(_match_exact(spread(first, key, n), docno, qk, qd)))

@@ -153,7 +153,8 @@ class PreparedRun(Run):
 # %% ../nbs/00da_prepared_runs.ipynb #45bebe64
 def _checked(r:PreparedRun, code:np.ndarray)->bool:
     "Refuse a document listed twice for a query (`EvalInputError`); say whether two distinct ids of a query share a hash (then joins take the general path)."
-    return refuse_repeat(distinct(r.order[r.directory.repeats]), code, r.docno, r.ids, r.source, 'run')
+    rows = distinct(r.order[r.directory.repeats])
+    return refuse_repeat(rows, code[rows], r.docno, r.ids, r.source, 'run')
 
 # %% ../nbs/00da_prepared_runs.ipynb #d8c20bb7
 def prepare_run(run, # a run: anything `read_run` accepts
