@@ -61,7 +61,7 @@ def child(job: str, a) -> dict:
     X = make_values(a.runs, a.queries, len(MEASURES), a.seed)
     names = [f'run{i:02d}' for i in range(a.runs)]
     if job == 'ours':
-        from rankmetrics_nb.compare import compare_values
+        from rankmetrics_nb.results.compare import compare_values
         fn = lambda: compare_values(X, names, MEASURES, test='randomisation', n_resamples=a.rounds, seed=a.seed)
     else:
         from ranx.statistical_tests import compute_statistical_significance, fisher_randomization_test

@@ -26,7 +26,7 @@ def main(argv=None) -> int:
     if not qrels.exists() or not runs:
         print(f'diversity benchmark: skipped, no data at {a.data}')
         return 0
-    from rankmetrics_nb.ndeval import diversity_table
+    from rankmetrics_nb.interop.ndeval import diversity_table
     rows = []
     for run in runs:
         for label, kw in [('ndeval table (@5,10,20)', {}), ('deep table (@5..1000)', dict(cutoffs=(5, 10, 20, 100, 1000)))]:

@@ -39,8 +39,8 @@ def make_values(runs: int, topics: int, seed: int):
 
 def child(job: str, a) -> dict:
     import numpy as np
-    from rankmetrics_nb.inference import discriminative_power, swap_rates
-    from rankmetrics_nb.significance import randomisation_test
+    from rankmetrics_nb.stats.inference import discriminative_power, swap_rates
+    from rankmetrics_nb.stats.significance import randomisation_test
     X = make_values(a.runs, a.topics, a.seed)
     if job == 'per-pair':
         i, j = np.triu_indices(a.runs, 1)

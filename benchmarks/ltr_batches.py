@@ -73,7 +73,7 @@ def job(tool: str, measure: str, size: str):
     s_path, l_path = data_paths(size)
     scores, labels = np.load(s_path), np.load(l_path)
     if tool.startswith("ours"):
-        from rankmetrics_nb.batches import evaluate_batch
+        from rankmetrics_nb.evaluator.batches import evaluate_batch
         names = {"nDCG@10": ["nDCG@10"], "MAP": ["AP"], "MRR": ["RR"], "all3": ["nDCG@10", "AP", "RR"]}[measure]
         evaluate_batch(scores[:2], labels[:2], names)                      # imports and first calls, untimed
         yield

@@ -13,7 +13,7 @@ def main(argv=None) -> int:
     ap.add_argument('--n', type=int, default=1_000_000, help='documents in the list')
     a = ap.parse_args(argv)
     import numpy as np
-    from rankmetrics_nb.rank_correlation import rank_correlation, kendall_tau
+    from rankmetrics_nb.metrics.rank_correlation import rank_correlation, kendall_tau
     rng = np.random.default_rng(11)                      # the notebook's seed and draws
     big = rng.integers(0, 4, a.n).astype(float)
     xb = rng.normal(size=a.n)

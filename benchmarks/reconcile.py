@@ -31,9 +31,9 @@ JOBS = ['evaluate', 'evaluate_each', 'reconcile']
 
 def _each(qrels, run):
     "One `evaluate` per preset that computes every measure (refusals are what `reconcile` reports)."
-    from rankmetrics_nb.evaluator import evaluate
-    from rankmetrics_nb.conventions import CONVENTIONS
-    from rankmetrics_nb.kit import EvalInputError
+    from rankmetrics_nb.evaluator.evaluate import evaluate
+    from rankmetrics_nb.registry.conventions import CONVENTIONS
+    from rankmetrics_nb.engine.checks import EvalInputError
     out = {'ours': evaluate(qrels, run, MEASURES, per_query=True)}
     for name in CONVENTIONS:
         try: out[name] = evaluate(qrels, run, MEASURES, per_query=True, conventions=name)
@@ -43,8 +43,8 @@ def _each(qrels, run):
 
 def child(job: str, data: Path) -> dict:
     warnings.simplefilter('ignore')
-    from rankmetrics_nb.evaluator import evaluate
-    from rankmetrics_nb.reconcile import reconcile_measures
+    from rankmetrics_nb.evaluator.evaluate import evaluate
+    from rankmetrics_nb.results.reconcile import reconcile_measures
     qrels, run = str(data / 'qrels.txt'), str(data / 'run.txt')
     fn = {'evaluate': lambda: evaluate(qrels, run, MEASURES, per_query=True),
           'evaluate_each': lambda: _each(qrels, run),

@@ -79,7 +79,7 @@ STAGES = {
     "runs20": "20 run files against one qrels file -> per-query values of the six measures, for every run (the qrels read once)",
     "process": "a fresh Python process: start, import the tool, files -> per-query values of the six measures (what a script pays)",
     "dropin": "pytrec_eval's interface on {qid: {docno: value}} dicts: RelevanceEvaluator(qrels, measures) + evaluate(run) -> "
-              "its result dict (ours: rankmetrics_nb.dropin.pytrec_eval, the drop-in)",
+              "its result dict (ours: rankmetrics_nb.interop.dropin.pytrec_eval, the drop-in)",
     "all_prefs": "trec_eval's preference measures on the qrels read as preferences, files -> per-query values (ours only: "
                  "`trec_eval -q -R qrels_prefs -m all_prefs`, text to /dev/null)",
 }
@@ -120,8 +120,8 @@ class Unavailable(Exception):
 # --------------------------------------------------------------------------- ours
 def _ours():
     try:
-        from rankmetrics_nb.inputs import read_qrels, read_run
-        from rankmetrics_nb.joins import join
+        from rankmetrics_nb.engine.inputs import read_qrels, read_run
+        from rankmetrics_nb.engine.joins import join
     except ImportError as e:
         raise Unavailable(f"rankmetrics_nb: {e}") from None
     return read_qrels, read_run, join
@@ -149,7 +149,7 @@ def _batch_info(batch) -> dict:
 # The measures alone, on a joined batch (the "metrics" stage): the seven MEASURES, as evaluate computes them.
 def _our_metrics(batch):
     """MEASURES from one batch, each by its registry entry (the same calls evaluate makes)."""
-    from rankmetrics_nb.measures import parse_measure
+    from rankmetrics_nb.registry.measures import parse_measure
     return {m: parse_measure(m).compute(batch) for m in MEASURES}
 
 
@@ -232,9 +232,9 @@ def _ours_e2e(qrels_path, run_path):
 def _ours_trec_eval(flags, qrels_path, run_path):
     "The stage body of `rankmetrics trec_eval FLAGS QRELS RUN`, output to /dev/null."
     try:
-        from rankmetrics_nb.trec_eval import main
+        from rankmetrics_nb.interop.trec_eval import trec_eval_main as main
     except ImportError as e:
-        raise Unavailable(f"rankmetrics_nb.trec_eval: {e}") from None
+        raise Unavailable(f"rankmetrics_nb.interop.trec_eval: {e}") from None
     yield
     with open(os.devnull, "w") as out:
         status = main(list(flags) + [str(qrels_path), str(run_path)], out=out)
@@ -414,11 +414,11 @@ def _pt_dropin(qrels_path, run_path):
 
 @job("ours", "dropin", metrics=True)
 def _ours_dropin(qrels_path, run_path):
-    """rankmetrics_nb.dropin.pytrec_eval: RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
+    """rankmetrics_nb.interop.dropin.pytrec_eval: RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
     try:
-        from rankmetrics_nb.dropin import pytrec_eval as dropin
+        from rankmetrics_nb.interop.dropin import pytrec_eval as dropin
     except ImportError as e:
-        raise Unavailable(f"rankmetrics_nb.dropin: {e}") from None
+        raise Unavailable(f"rankmetrics_nb.interop.dropin: {e}") from None
     qrels, run = _plain_dicts(qrels_path, run_path)
     yield
     res = dropin.RelevanceEvaluator(qrels, PYTREC_MEASURES).evaluate(run)

@@ -82,14 +82,16 @@ def peak_mb():   # VmHWM: reset by exec (ru_maxrss is inherited from the parent 
     return next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')) / 1024
 job, qrels, run, block, workers = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 measures = json.loads(sys.argv[6])
-from rankmetrics_nb.evaluator import evaluation
-from rankmetrics_nb.scale import stream_evaluation, dask_evaluation
+from rankmetrics_nb.evaluator.memory import evaluation
+from rankmetrics_nb.evaluator.stream import stream_evaluation
+from rankmetrics_nb.evaluator.scale import dask_evaluation
 extra = {}
 t = time.perf_counter()
 if job == 'memory': means = evaluation(qrels, run, measures).means()
 elif job == 'partition':                     # the partitions of the Dask job, one after the other in this process
     import glob
-    from rankmetrics_nb.scale import QrelsIndex, evaluate_part, merge_parts, _file_part
+    from rankmetrics_nb.evaluator.stream import QrelsIndex, evaluate_part, merge_parts
+    from rankmetrics_nb.evaluator.scale import _file_part
     index = QrelsIndex(qrels)
     t = time.perf_counter()
     parts = [evaluate_part(index, _file_part(f, False), measures) for f in sorted(glob.glob(run))]
@@ -98,9 +100,9 @@ elif job == 'partition':                     # the partitions of the Dask job, o
 elif job == 'stream': means = stream_evaluation(qrels, run, measures, block_bytes=block << 20).means()
 else:
     from distributed import Client, get_task_stream
-    from rankmetrics_nb.scale import local_cluster
+    from rankmetrics_nb.evaluator.scale import local_cluster
     with local_cluster(workers) as cluster, Client(cluster) as client:
-        client.run(lambda: __import__('rankmetrics_nb.scale'))   # the workers import the package before the clock starts
+        client.run(lambda: __import__('rankmetrics_nb.evaluator.scale'))   # the workers import the package before the clock starts
         t = time.perf_counter()
         with get_task_stream(client) as ts: e = dask_evaluation(qrels, run, measures, scheduler=client)
         busy = {}

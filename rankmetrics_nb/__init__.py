@@ -21,95 +21,61 @@ __all__ = ['evaluate', 'evaluation', 'Evaluation', 'PerQueryValues', 'MergedEval
            'TieWarning']
 
 # %% ../nbs/99_api.ipynb #d64eb976
-from .evaluate_any import evaluate
-from .evaluator import evaluation, Evaluation, PerQueryValues, MergedEvaluation
-from .batches import evaluate_batch, BatchEvaluation
-from .scale import evaluate_runs
-from .stream import sort_run
-from .measures import Measure, REGISTRY, parse_measure, canonical, registry_table, measure
+from .evaluator.evaluate import evaluate
+from .evaluator.memory import evaluation, Evaluation, PerQueryValues, MergedEvaluation
+from .evaluator.batches import evaluate_batch, BatchEvaluation
+from .evaluator.scale import evaluate_runs
+from .evaluator.stream import sort_run
+from .registry.measures import Measure, REGISTRY, parse_measure, canonical, registry_table, measure
 _all_ = ['evaluate', 'evaluation', 'Evaluation', 'PerQueryValues', 'MergedEvaluation', 'evaluate_batch', 'BatchEvaluation',
          'evaluate_runs', 'sort_run', 'Measure', 'REGISTRY', 'parse_measure', 'canonical', 'registry_table', 'measure']
 
 # %% ../nbs/99_api.ipynb #dccdb52b
-from .precision import precision, recall, f_measure, r_precision, success, fall_out
-from .precision import recall_at_fixed_precision, precision_recall_curve, best_recall_at_precision
-from .reciprocal_rank import reciprocal_rank, mean_reciprocal_rank, average_relevance_position
-from .average_precision import average_precision, mean_average_precision
-from .dcg import cumulative_gain, dcg, ndcg, pwa
-from .err import err, mean_err
-from .rank_correlation import rank_correlation, kendall_tau, accuracy, auroc, compat, ordered_pair_accuracy
-from .cwl import rbp
+from .metrics.precision import precision, recall, f_measure, r_precision, success, fall_out
+from .metrics.precision import recall_at_fixed_precision, precision_recall_curve, best_recall_at_precision
+from .metrics.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank, average_relevance_position
+from .metrics.average_precision import average_precision, mean_average_precision
+from .metrics.dcg import cumulative_gain, dcg, ndcg, pwa
+from .metrics.err import err, mean_err
+from .metrics.rank_correlation import (rank_correlation, kendall_tau, accuracy, auroc, compat,
+                                                     ordered_pair_accuracy)
+from .metrics.cwl import rbp
 _all_ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision',
          'precision_recall_curve', 'best_recall_at_precision', 'reciprocal_rank', 'mean_reciprocal_rank',
          'average_relevance_position', 'average_precision', 'mean_average_precision', 'cumulative_gain', 'dcg', 'ndcg', 'pwa',
          'err', 'mean_err', 'rank_correlation', 'kendall_tau', 'accuracy', 'auroc', 'compat', 'ordered_pair_accuracy', 'rbp']
 
 # %% ../nbs/99_api.ipynb #25f0d02b
-from .diversity import subtopic_matrix, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
-from .ndeval import DiversityTable, diversity_table
-from .inputs import Qrels, Run, read_qrels, read_run
-from .joins import join, join_subtopics, prepare_qrels
-from .prepared_runs import prepare_run
-from .kit import Batch, SubtopicBatch, Mean, EvalInputError, QueryMismatchWarning
+from .metrics.diversity import (subtopic_matrix, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp,
+                                              map_ia, p_ia, strec)
+from .interop.ndeval import DiversityTable, diversity_table
+from .engine.inputs import Qrels, Run, read_qrels, read_run
+from .engine.joins import join, join_subtopics, prepare_qrels
+from .engine.prepared_runs import prepare_run
+from .engine.kit import Batch, SubtopicBatch, Mean
+from .engine.checks import EvalInputError, QueryMismatchWarning
 from .data import example_paths, write_example
 _all_ = ['subtopic_matrix', 'alpha_dcg', 'alpha_ndcg', 'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec',
          'DiversityTable', 'diversity_table', 'Qrels', 'Run', 'read_qrels', 'read_run', 'join', 'join_subtopics', 'prepare_qrels',
          'prepare_run', 'Batch', 'SubtopicBatch', 'Mean', 'EvalInputError', 'QueryMismatchWarning', 'example_paths', 'write_example']
 
 # %% ../nbs/99_api.ipynb #17795ada
-from .trec_output import TrecEvalResult, read_zscores
-from .trec_eval import trec_eval
-from .compare import compare, Comparison
-from .significance import adjust_pvalues
-from .tables import ResultTable, win_tie_loss
-from .plots import forest_plot, differences_plot, distribution_plot, pr_curves
-from .store import Store, StoredEvaluation, Leaderboard, StaleResultError
+from .interop.trec_output import TrecEvalResult, read_zscores
+from .interop.trec_eval import trec_eval
+from .results.compare import compare, Comparison
+from .stats.significance import adjust_pvalues
+from .engine.tables import ResultTable, win_tie_loss
+from .results.plots import forest_plot, differences_plot, distribution_plot, pr_curves
+from .results.store import Store, StoredEvaluation, Leaderboard, StaleResultError
 _all_ = ['trec_eval', 'TrecEvalResult', 'read_zscores', 'compare', 'Comparison', 'adjust_pvalues', 'ResultTable', 'win_tie_loss',
          'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves', 'Store', 'StoredEvaluation', 'Leaderboard',
          'StaleResultError']
 
 # %% ../nbs/99_api.ipynb #ed358840
-from .conventions import CONVENTIONS, convention, conventions_table
-from .provenance import check_comparable, ir_metadata
-from .reconcile import reconcile, reconcile_measures, Reconciliation
-from .diagnose import diagnose, Diagnosis
-from .tie_range import tie_range, TieWarning
+from .registry.conventions import CONVENTIONS, convention, conventions_table
+from .evaluator.provenance import check_comparable, ir_metadata
+from .results.reconcile import reconcile, reconcile_measures, Reconciliation
+from .evaluator.diagnose import diagnose, Diagnosis
+from .evaluator.tie_range import tie_range, TieWarning
 _all_ = ['CONVENTIONS', 'convention', 'conventions_table', 'check_comparable', 'ir_metadata', 'reconcile', 'reconcile_measures',
          'Reconciliation', 'diagnose', 'Diagnosis', 'tie_range', 'TieWarning']
-
-# %% ../nbs/99_api.ipynb #e57ebf69
-# {module: its names the package exported before, which now import from the module}; `DCG_PRESETS` and `ERR_PRESETS`
-# are `PRESETS` there
-_MOVED = {m: ns.split() for m, ns in {
-    'measures': 'P R F Rprec Success RR AP DCG nDCG ERR Judged NumRet NumRel NumRelRet NumQ MAP MRR NDCG alpha_DCG alpha_nDCG '
-                'ERR_IA nERR_IA NRBP nNRBP P_IA MAP_IA StRecall Compat Accuracy AUROC FallOut RecallAtFixedPrecision BPM INSQ '
-                'INST NERR8 NERR9 NERR10 NERR11 SDCG RBP SetP SetR SetAP SetF Bpref infAP IPrec trec_forms TREC_MEASURES '
-                'IR_MEASURES_NOT_HERE',
-    'kit': 'judged_only Ranking label_matrix top_k per_query as_result check_n_rel safe_ratio sum_in_rank_order '
-           'evaluated_report query_mean apply_preset TieGroups tie_groups refuse_expected',
-    'checks': 'check_k check_rel check_number check_choice', 'order': 'TIE_POLICIES', 'joins': 'PreparedQrels',
-    'data': 'example_texts EXAMPLE_SEED', 'average_precision': 'DENOMINATORS',
-    'dcg': 'gain_values discount_weights ideal_gains GAINS DISCOUNTS DCG_PRESETS',
-    'err': 'cascade_stop_probabilities cascade_probabilities simulate_cascade ERR_PRESETS',
-    'diversity': 'alpha_gains', 'ndeval': 'DIVERSITY_PRESETS', 'cwl': 'cwl_weights bpm insq inst nerr8 nerr9 nerr10 nerr11 sdcg',
-    'measure_def': 'MeasureDef Param', 'batches': 'ranked_batch batch_as_dicts batch_ids', 'rank_correlation': 'ordered_pairs',
-    'trec_registry': 'TrecMeasure', 'trec_measures': 'TrecQueries trec_queries', 'trec_eval': 'select_measures',
-    'trec_output': 'ZScores', 'risk': 'urisk trisk georisk trec_risk',
-    'topic_sets': 'topic_set_size power ci_width detectable_difference residual_variance',
-    'inference': 'discriminative_power DiscriminativePower swap_rates SwapRates tau_ap agreement Agreement',
-    'stream': 'QrelsIndex evaluate_part merge_parts run_blocks stream_evaluation stream_evaluate',
-    'scale': 'dask_evaluation local_cluster', 'conventions': 'Convention apply_conventions EMPTY_POLICIES', 'tables': 'Cell',
-    'plots': 'pr_measures', 'provenance': 'provenance_record', 'reconcile': 'Attribution'}.items()}
-
-# %% ../nbs/99_api.ipynb #1ba7ccff
-def __getattr__(name:str):
-    "A name the package exported before and now leaves to its module: that object, with a `DeprecationWarning` naming the module"
-    import importlib, sys, warnings
-    module = next((m for m, ns in _MOVED.items() if name in ns), None)
-    if module is None: raise AttributeError(f"module 'rankmetrics_nb' has no attribute {name!r}")
-    own = name.removeprefix('DCG_').removeprefix('ERR_') if name in ('DCG_PRESETS', 'ERR_PRESETS') else name
-    if sys._getframe(1).f_code.co_name != '_handle_fromlist':   # not importlib's probe: `from rankmetrics_nb import` warns once
-        warnings.warn(f"rankmetrics_nb.{name} is no longer one of the package's names: write "
-                      f"`from rankmetrics_nb.{module} import {own}`" + (f" (as {name})" if own != name else "") +
-                      "; the package keeps this alias until the next release", DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(f'rankmetrics_nb.{module}'), own)

@@ -4,25 +4,27 @@
 
 # %% ../nbs/90_cli.ipynb #7983c5cd
 from __future__ import annotations
-import argparse, math, os, sys, warnings
+import argparse, csv, glob, io, json, math, os, sys, warnings
 from pathlib import Path
 import numpy as np
-from .kit import EvalInputError, QueryMismatchWarning, Batch, query_mean, plain_json
-from .joins import join, TIE_POLICIES
+from .engine.checks import EvalInputError, QueryMismatchWarning
+from .engine.kit import Batch, query_mean, plain_json
+from .engine.joins import join
+from .engine.order import TIE_POLICIES
 from .data import example_paths
-from .measures import parse_measure
-from .evaluator import Evaluation, evaluation
-from .conventions import CONVENTIONS, EMPTY_POLICIES
-from .significance import CORRECTIONS
-from .compare import compare, TESTS, FAMILIES
-from .topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
-from .scale import stream_evaluation, dask_evaluation, sort_run, local_cluster, evaluate_runs
-from .store import Store
-from .tie_range import TieWarning
-from .provenance import ir_metadata
-from .reconcile import reconcile_measures
-import csv, glob, io, json
-from .inputs import Run, read_run
+from .registry.measures import parse_measure
+from .evaluator.memory import Evaluation, evaluation
+from .registry.conventions import CONVENTIONS, EMPTY_POLICIES
+from .stats.significance import CORRECTIONS
+from .results.compare import compare, TESTS, FAMILIES
+from .stats.topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
+from .evaluator.stream import stream_evaluation, sort_run
+from .evaluator.scale import dask_evaluation, local_cluster, evaluate_runs
+from .results.store import Store
+from .evaluator.tie_range import TieWarning
+from .evaluator.provenance import ir_metadata
+from .results.reconcile import reconcile_measures
+from .engine.inputs import Run, read_run
 
 
 # %% auto #0
@@ -365,7 +367,7 @@ def main(argv:list=None, # arguments (default: the command line)
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         if argv[:1] == ['trec_eval']:                   # trec_eval's own flags, parsed the way trec_eval parses them
-            from rankmetrics_nb.trec_eval import main as trec_eval_main
+            from rankmetrics_nb.interop.trec_eval import trec_eval_main
             return trec_eval_main(argv[1:])
         return _command(_parser().parse_args(argv))
     except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)

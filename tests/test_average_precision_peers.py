@@ -6,8 +6,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.average_precision import average_precision, mean_average_precision, DENOMINATORS
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.metrics.average_precision import average_precision, mean_average_precision, DENOMINATORS
 from conftest import pytrec, quiet_join, SEEDED, collections
 
 CUTS = (5, 10, 100, 1000)

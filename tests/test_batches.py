@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.kit import EvalInputError, QueryMismatchWarning
-from rankmetrics_nb.evaluator import evaluate
-from rankmetrics_nb.measures import REGISTRY
-from rankmetrics_nb.batches import evaluate_batch, batch_as_dicts, batch_ids, ranked_batch
+from rankmetrics_nb.engine.checks import EvalInputError, QueryMismatchWarning
+from rankmetrics_nb.evaluator.evaluate import evaluate
+from rankmetrics_nb.registry.measures import REGISTRY
+from rankmetrics_nb.evaluator.batches import evaluate_batch, batch_as_dicts, batch_ids, ranked_batch
 
 def written(name:str, k=None)->str:
     "A measure name with what it requires (a cutoff, IPrec's recall level, Rprec_mult's x, the C/W/L scale's top), cut at k if it takes one."
@@ -101,7 +101,7 @@ def test_empty_and_unranked_rows():
 
 def test_blocks_give_the_values_of_one_block(monkeypatch):
     "Rows evaluated block by block give the values of one block (the blocks are a matter of memory, not of values)."
-    import rankmetrics_nb.batches as B
+    import rankmetrics_nb.evaluator.batches as B
     rng = np.random.default_rng(7)
     scores, labels = rng.random((50, 9)), rng.integers(0, 3, (50, 9)).astype(float)
     labels[rng.random(labels.shape) < 0.2] = np.nan

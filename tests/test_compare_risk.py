@@ -16,10 +16,10 @@ import warnings
 import numpy as np
 import pytest
 from rankmetrics_nb import join, QueryMismatchWarning
-from rankmetrics_nb.ndeval import diversity_table
-from rankmetrics_nb.dcg import ndcg
-from rankmetrics_nb.err import err
-from rankmetrics_nb.compare import trec_risk, urisk, trisk, georisk, risk_weighted
+from rankmetrics_nb.interop.ndeval import diversity_table
+from rankmetrics_nb.metrics.dcg import ndcg
+from rankmetrics_nb.metrics.err import err
+from rankmetrics_nb.stats.risk import trec_risk, urisk, trisk, georisk, risk_weighted
 
 from conftest import DIVERSITY
 TINY = DIVERSITY / 'tiny'

@@ -1,4 +1,4 @@
-"""The tests of `rankmetrics_nb.compare` against scipy (a test-only oracle) and brute force.
+"""The tests of `rankmetrics_nb.results.compare` against scipy (a test-only oracle) and brute force.
 
 * t, Wilcoxon and sign p-values equal `scipy.stats.ttest_rel`, `wilcoxon` (its defaults) and `binomtest`
   to 1e-12 on seeded differences with ties and zeros, in every regime of scipy's Wilcoxon (exact,
@@ -11,10 +11,10 @@
 import itertools, math
 import numpy as np
 import pytest
-from rankmetrics_nb.significance import (t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means, bootstrap_ci,
-                                         bootstrap_test, tukey_hsd, studentized_range_sf, t_pvalue, t_quantile, binom_cdf,
-                                         normal_cdf, normal_ppf, betainc, adjust_pvalues)
-from rankmetrics_nb.compare import compare
+from rankmetrics_nb.stats.significance import (t_test, wilcoxon_test, sign_test, randomisation_test, bootstrap_means,
+                                               bootstrap_ci, bootstrap_test, tukey_hsd, studentized_range_sf, t_pvalue,
+                                               t_quantile, binom_cdf, normal_cdf, normal_ppf, betainc, adjust_pvalues)
+from rankmetrics_nb.results.compare import compare
 stats = pytest.importorskip('scipy.stats', reason='scipy (a dev dependency) is not installed')
 special = pytest.importorskip('scipy.special')
 

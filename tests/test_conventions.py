@@ -4,9 +4,9 @@ example collection (graded qrels, two runs, queries missing on either side)."""
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
 from rankmetrics_nb.data import example_paths
-from rankmetrics_nb.evaluator import evaluate
+from rankmetrics_nb.evaluator.evaluate import evaluate
 
 from conftest import DIVERSITY
 TINY = DIVERSITY / 'tiny'

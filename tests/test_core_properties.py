@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings, assume, strategies as st, HealthCheck
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run, prepare_qrels
 from rankmetrics_nb import REGISTRY, parse_measure, EvalInputError, ndcg, dcg, cumulative_gain
-from rankmetrics_nb import joins
+from rankmetrics_nb.engine import joins
 from joined_three_ways import joined_three_ways
-from rankmetrics_nb.keys import _match, _match_exact, _pair_hash, id_words
+from rankmetrics_nb.engine.keys import _match, _match_exact, _pair_hash, id_words
 
 QIDS = ['q1', 'q2', 'q10', 'é9']
 DOCS = ['a', 'ab', 'b', 'z', 'aaaaaaaa', 'aaaaaaaab', 'doc-with-a-long-name-17', 'doc-with-a-long-name-2', 'x#y', 'ü']

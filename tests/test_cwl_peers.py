@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from rankmetrics_nb import join, QueryMismatchWarning, read_qrels, read_run
-from rankmetrics_nb.cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
-from rankmetrics_nb.measures import parse_measure
+from rankmetrics_nb.metrics.cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
+from rankmetrics_nb.registry.measures import parse_measure
 
 cwl = pytest.importorskip('cwl', reason='cwl-eval (a dev dependency) is not installed')
 sys.path.insert(0, os.path.dirname(cwl.__file__))     # cwl_eval loads its metric classes as `ruler.measures.*`

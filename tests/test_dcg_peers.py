@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.kit import query_mean
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, PRESETS
+from rankmetrics_nb.engine.kit import query_mean
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.metrics.dcg import cumulative_gain, dcg, ndcg, GAINS, DISCOUNTS, DCG_PRESETS as PRESETS
 from conftest import pytrec, quiet_join, SEEDED, collections
 
 CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)          # trec_eval's default ndcg_cut levels

@@ -9,9 +9,10 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.kit import QueryMismatchWarning
-from rankmetrics_nb.joins import join_subtopics
-from rankmetrics_nb.diversity import alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
+from rankmetrics_nb.engine.joins import join_subtopics
+from rankmetrics_nb.metrics.diversity import (alpha_gains, alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia,
+                                              p_ia, strec)
 from conftest import pytrec, SEEDED as _SEEDED
 
 SEEDED = settings(_SEEDED, max_examples=150)

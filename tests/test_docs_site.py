@@ -363,12 +363,12 @@ def banned_words(facts: dict) -> dict:
     return found
 
 
-SEARCH_CASES = {'nDCG': 'dcg.html', 'bpref': 'trec_measures.html'}
+SEARCH_CASES = {'nDCG': 'metrics.dcg.html', 'bpref': 'metrics.trec.measures.html'}
 # the first result of each query: the section (or page) that defines the term
-SEARCH_FIRST = {'ties': 'choosing_a_metric.html#ties-the-default-rule', 'map': 'average_precision.html',
-                'mrr': 'reciprocal_rank.html', 'alpha': 'diversity.html', 'ndcg': 'dcg.html',
-                'bpref': 'trec_measures.html#bpref-and-infap-measures-for-incomplete-judgements',
-                'wilcoxon': 'significance.html#wilcoxons-signed-rank-test'}
+SEARCH_FIRST = {'ties': 'choosing_a_metric.html#ties-the-default-rule', 'map': 'metrics.average_precision.html',
+                'mrr': 'metrics.reciprocal_rank.html', 'alpha': 'metrics.diversity.html', 'ndcg': 'metrics.dcg.html',
+                'bpref': 'metrics.trec.measures.html#bpref-and-infap-measures-for-incomplete-judgements',
+                'wilcoxon': 'stats.significance.html#wilcoxons-signed-rank-test'}
 _SNIPPET_TEX = re.compile(r'\\[a-zA-Z]+|\$|\btest_\w+\(|\bassert\b')
 
 
@@ -541,11 +541,11 @@ def test_docs_getting_started_shows_its_figure(site_check):
 
 
 # the metric and front-end pages: their tests, edge cases and cross-checks sit under folded headings
-FOLDED_PAGES = ('precision.html', 'reciprocal_rank.html', 'average_precision.html', 'dcg.html', 'err.html',
-                'diversity.html', 'ndeval.html', 'rank_correlation.html', 'cwl.html', 'trec_measures.html',
-                'trec_gains.html', 'trec_prefs.html', 'trec_qrels_jg.html', 'measures.html', 'conventions.html',
-                'evaluate.html', 'trec_eval.html', 'significance.html', 'compare.html', 'topic_sets.html',
-                'inference.html', 'scale.html', 'plots.html', 'store.html', 'cli.html')
+FOLDED_PAGES = ('metrics.precision.html', 'metrics.reciprocal_rank.html', 'metrics.average_precision.html', 'metrics.dcg.html', 'metrics.err.html',
+                'metrics.diversity.html', 'interop.ndeval.html', 'metrics.rank_correlation.html', 'metrics.cwl.html', 'metrics.trec.measures.html',
+                'metrics.trec.gains.html', 'metrics.trec.prefs.html', 'metrics.trec.qrels_jg.html', 'registry.measures.html', 'registry.conventions.html',
+                'evaluator.memory.html', 'interop.trec_eval.html', 'stats.significance.html', 'results.compare.html', 'stats.topic_sets.html',
+                'stats.inference.html', 'evaluator.scale.html', 'results.plots.html', 'results.store.html', 'cli.html')
 TEST_WALL_LINES = 15
 
 
@@ -619,14 +619,14 @@ def test_checker_can_fail(site, site_check, tmp_path):
     idx = broken / 'index.html'
     idx.write_text(idx.read_text(encoding='utf-8').replace(
         '</main>', '<p><a href="index.html#no-such-anchor">dangling</a></p><div style="width:3000px">wide</div>'
-        '<p>as in seed 003 and peer case 74</p><p>see [compare](compare.html) in /tmp/ipykernel_1/2.py</p></main>', 1),
+        '<p>as in seed 003 and peer case 74</p><p>see [compare](results.compare.html) in /tmp/ipykernel_1/2.py</p></main>', 1),
         encoding='utf-8')
     broken_facts = {}
     with serve(broken) as url: problems = check_site(url, facts=broken_facts)
     text = '\n'.join(problems)
     assert "index.html: link 'dangling' -> index.html#no-such-anchor: no such anchor" in text, text
     assert 'index.html: page is wider than the window' in text, text
-    assert "index.html: raw Markdown links in the text: ['[compare](compare.html)']" in text, text
+    assert "index.html: raw Markdown links in the text: ['[compare](results.compare.html)']" in text, text
     assert "index.html: temporary paths in the page: ['/tmp/ipykernel_1/2.py" in text, text
     assert [h.split(':')[0] for h in banned_words(broken_facts).get('index.html', [])][:2] == ['"seed 00"', '"peer case"']
     for page in math_pages:

@@ -1,4 +1,4 @@
-"""The pytrec_eval drop-in (`rankmetrics_nb.dropin.pytrec_eval`) against pytrec_eval itself: pytrec_eval's own test
+"""The pytrec_eval drop-in (`rankmetrics_nb.interop.dropin.pytrec_eval`) against pytrec_eval itself: pytrec_eval's own test
 cases (the inputs of tests/peers/test_pytrec_eval_suite.py, evaluated by both), and a seeded differential test on
 random collections: every supported measure (all_trec, and cut-off and parameter variants), every query, to 1e-12,
 with relevance_level 1 and 2 and judged_docs_only_flag on and off.
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 pe = pytest.importorskip('pytrec_eval')
-from rankmetrics_nb.dropin import pytrec_eval as mine
+from rankmetrics_nb.interop.dropin import pytrec_eval as mine
 from rankmetrics_nb import EvalInputError
 
 QREL = {'q1': {'d1': 0, 'd2': 1, 'd3': 0}, 'q2': {'d2': 1, 'd3': 1}}

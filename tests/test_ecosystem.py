@@ -13,8 +13,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import DIVERSITY
 from rankmetrics_nb import evaluate, EvalInputError, parse_measure
-from rankmetrics_nb.measures import REGISTRY, SPELLINGS
-from rankmetrics_nb.names import entry_readings, spelling_key, tool_spellings
+from rankmetrics_nb.registry.measures import REGISTRY, SPELLINGS
+from rankmetrics_nb.registry.names import entry_readings, spelling_key, tool_spellings
 from rankmetrics_nb.cli import main
 from rankmetrics_nb.data import example_paths
 
@@ -28,7 +28,7 @@ def _parsed(spelling, cut):
     return parse_measure(spelling + at)
 
 def parse_measure_name(spelling):
-    from rankmetrics_nb.measures import _resolve
+    from rankmetrics_nb.registry.measures import _resolve
     return _resolve(spelling, spelling)[0]
 
 @pytest.mark.parametrize('entry,reading', READINGS, ids=[f'{r.tool}:{r.spelling}' for _, r in READINGS])
@@ -57,7 +57,7 @@ def test_cheat_sheet_cells_are_the_readings():
             for s, _ in tool_spellings(text): assert any(r.measure == d.name for r in SPELLINGS.exact[s]), (tool, s)
 
 def test_counts_per_tool():
-    from rankmetrics_nb.names import spelling_counts
+    from rankmetrics_nb.registry.names import spelling_counts
     c = spelling_counts(SPELLINGS)
     assert c['ranx'] >= 12 and c['ndeval'] == 9 and c['trec_eval'] >= 50 and c['ir_measures'] >= 45 and c['torchmetrics'] >= 10
 
@@ -214,7 +214,7 @@ def test_parts_of_one_run(tmp_path):
     assert status == 0                                           # without --parts: two runs, each evaluated alone
 
 def test_evaluate_runs_takes_what_compare_takes(tmp_path):
-    from rankmetrics_nb.scale import evaluate_runs
+    from rankmetrics_nb.evaluator.scale import evaluate_runs
     qrels, d = _runs(tmp_path)
     runs = {'bm25': str(d / 'bm25.run'), 'rerank': str(d / 'rerank.run')}
     with warnings.catch_warnings():
@@ -234,7 +234,7 @@ def _div_inputs():
     return qrels, runs
 
 def test_diversity_table_columns_are_evaluate_names():
-    from rankmetrics_nb.ndeval import diversity_table
+    from rankmetrics_nb.interop.ndeval import diversity_table
     qrels, runs = _div_inputs()
     for run in runs:
         t = diversity_table(qrels, run)

@@ -7,8 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.err import err, mean_err, cascade_stop_probabilities, cascade_probabilities, simulate_cascade
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.metrics.err import (err, mean_err, cascade_stop_probabilities, cascade_probabilities,
+                                        simulate_cascade)
 from conftest import pytrec, quiet_join, SEEDED, collections
 
 CUTS = (None, 1, 5, 10, 20, 1000)

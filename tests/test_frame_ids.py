@@ -6,8 +6,8 @@ import pyarrow as pa
 import pytest
 from hypothesis import given, settings, strategies as st
 from rankmetrics_nb import read_run, read_qrels, evaluate, EvalInputError
-from rankmetrics_nb.kit import ID_LIMIT
-from rankmetrics_nb.inputs import _arrow_ids, _category_ids
+from rankmetrics_nb.engine.ids import ID_LIMIT
+from rankmetrics_nb.engine.inputs import _arrow_ids, _category_ids
 
 ID = st.one_of(st.text(st.characters(min_codepoint=32, blacklist_categories=['Cs']), min_size=1, max_size=12),
                st.sampled_from(['q1', 'é', '日本', 'x' * (ID_LIMIT + 5), 'y' * ID_LIMIT, 'a b', '#']))

@@ -5,10 +5,10 @@ the shared folder next to the repository; without it these tests skip and say wh
 import csv, warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
-from rankmetrics_nb.inputs import read_run
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.err import err, mean_err, PRESETS
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
+from rankmetrics_nb.engine.inputs import read_run
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.metrics.err import err, mean_err, ERR_PRESETS as PRESETS
 
 from conftest import DIVERSITY
 

@@ -8,9 +8,10 @@ printed for the run's topics that exist; amean divides by the number of those to
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import query_mean, QueryMismatchWarning, EvalInputError
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.dcg import ndcg
+from rankmetrics_nb.engine.kit import query_mean
+from rankmetrics_nb.engine.checks import QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.metrics.dcg import ndcg
 
 from conftest import DIVERSITY
 TINY = DIVERSITY / 'tiny'

@@ -7,10 +7,10 @@ A measure a preset cannot reproduce must be refused by name, with a reason."""
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import EvalInputError
-from rankmetrics_nb.evaluator import evaluate
-from rankmetrics_nb.measures import parse_measure, REGISTRY
-from rankmetrics_nb.conventions import CONVENTIONS, apply_conventions
+from rankmetrics_nb.engine.checks import EvalInputError
+from rankmetrics_nb.evaluator.evaluate import evaluate
+from rankmetrics_nb.registry.measures import parse_measure, REGISTRY
+from rankmetrics_nb.registry.conventions import CONVENTIONS, apply_conventions
 
 warnings.simplefilter('ignore')
 
@@ -57,7 +57,7 @@ def test_every_pytrec_eval_measure(preset, seed):
 # ------------------------------------------------------------------------------------------------------------ trec_eval
 @pytest.mark.parametrize('seed', [0, 3])
 def test_trec_eval_preset_against_the_drop_in(seed):
-    from rankmetrics_nb.trec_eval import trec_eval
+    from rankmetrics_nb.interop.trec_eval import trec_eval
     qrels, run = collection(seed)
     r = trec_eval(qrels, run, ['all_trec'], version=10)
     skip = ('runid', 'relstring', 'num_q')

@@ -6,15 +6,19 @@ import contextlib, copy, gzip, io, json, os, pickle, signal, subprocess, sys, te
 from pathlib import Path
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import EvalInputError, Mean, ID_LIMIT
-from rankmetrics_nb import reader
-from rankmetrics_nb.reader import parse_text, parse_file, read_text
-from rankmetrics_nb.inputs import read_run, read_qrels
+from rankmetrics_nb.engine.checks import EvalInputError
+from rankmetrics_nb.engine.kit import Mean
+from rankmetrics_nb.engine.ids import ID_LIMIT
+from rankmetrics_nb.engine import reader
+from rankmetrics_nb.engine.reader import parse_text, parse_file, read_text
+from rankmetrics_nb.engine.inputs import read_run, read_qrels
 from rankmetrics_nb import evaluate                          # the evaluate users import: in memory, streamed or on Dask
-from rankmetrics_nb.evaluator import evaluation, Evaluation
-from rankmetrics_nb.scale import stream_evaluation, sort_run, dask_evaluation, MergedEvaluation
-from rankmetrics_nb.compare import compare_values, Comparison
-from rankmetrics_nb.trec_eval import trec_eval
+from rankmetrics_nb.evaluator.memory import evaluation, Evaluation
+from rankmetrics_nb.evaluator.stream import stream_evaluation, sort_run
+from rankmetrics_nb.evaluator.scale import dask_evaluation
+from rankmetrics_nb.evaluator.memory import MergedEvaluation
+from rankmetrics_nb.results.compare import compare_values, Comparison
+from rankmetrics_nb.interop.trec_eval import trec_eval
 from rankmetrics_nb.cli import main
 
 warnings.simplefilter('ignore')

@@ -3,8 +3,8 @@ enumerated over every tie-break, on seeded random inputs."""
 import itertools
 import numpy as np
 import pytest
-from rankmetrics_nb.inference import discriminative_power, swap_rates, tau_ap
-from rankmetrics_nb.significance import t_test, adjust_pvalues
+from rankmetrics_nb.stats.inference import discriminative_power, swap_rates, tau_ap
+from rankmetrics_nb.stats.significance import t_test, adjust_pvalues
 
 
 def _randomisation_loop(d, n_resamples, seed):

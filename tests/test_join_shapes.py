@@ -8,8 +8,9 @@ import warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb import evaluate, prepare_qrels, prepare_run, Qrels, Run, joins
-from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb import evaluate, prepare_qrels, prepare_run, Qrels, Run
+from rankmetrics_nb.engine import joins
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
 
 MEASURES = ['AP', 'RR', 'nDCG', 'P@5', 'R@10', 'nDCG@3', 'map', 'recip_rank']
 SHAPES = dict(short=dict(queries=(50, 400), length=(1, 30)), deep=dict(queries=(1, 6), length=(100, 700)))
@@ -93,8 +94,9 @@ def test_a_prepared_qrels_keeps_its_matcher_and_gives_the_same_values_twice():
 def test_a_document_listed_twice_is_named_whatever_the_shape(seed):
     """Equally long lists (their repeats found by sorting each list's hashes) or lists of many lengths (by slot tables):
     the join names the repeated pair the exact sort finds first, in both shapes and in blocks of either size."""
-    from rankmetrics_nb import keys, join, EvalInputError
-    from rankmetrics_nb.keys import repeated_pair
+    from rankmetrics_nb import join, EvalInputError
+    from rankmetrics_nb.engine import keys
+    from rankmetrics_nb.engine.keys import repeated_pair
     rng = np.random.default_rng(seed)
     n, L = int(rng.integers(50, 400)), int(rng.integers(2, 30))
     lens = np.full(n, L) if seed % 2 else rng.integers(1, 2 * L, n)

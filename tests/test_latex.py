@@ -5,14 +5,14 @@ Skips (saying so) where pdflatex is absent; on Debian: apt-get install texlive-l
 import os, shutil, subprocess, warnings
 from pathlib import Path
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
 from rankmetrics_nb.data import example_paths
-from rankmetrics_nb.evaluator import evaluation
-from rankmetrics_nb.compare import compare
-from rankmetrics_nb.trec_eval import trec_eval
-from rankmetrics_nb.ndeval import diversity_table
-from rankmetrics_nb.store import Store
-from rankmetrics_nb.tables import latex_escape
+from rankmetrics_nb.evaluator.memory import evaluation
+from rankmetrics_nb.results.compare import compare
+from rankmetrics_nb.interop.trec_eval import trec_eval
+from rankmetrics_nb.interop.ndeval import diversity_table
+from rankmetrics_nb.results.store import Store
+from rankmetrics_nb.engine.tables import latex_escape
 from conftest import DIVERSITY
 
 PDFLATEX = shutil.which('pdflatex')

@@ -16,10 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import EvalInputError, QueryMismatchWarning
-from rankmetrics_nb.joins import join_subtopics
-from rankmetrics_nb.diversity import alpha_ndcg
-from rankmetrics_nb.ndeval import diversity_table, DIVERSITY_PRESETS
+from rankmetrics_nb.engine.checks import EvalInputError, QueryMismatchWarning
+from rankmetrics_nb.engine.joins import join_subtopics
+from rankmetrics_nb.metrics.diversity import alpha_ndcg
+from rankmetrics_nb.interop.ndeval import diversity_table, DIVERSITY_PRESETS
 
 from conftest import DIVERSITY
 TINY, QRELS_2012 = DIVERSITY / 'tiny', DIVERSITY / 'qrels' / 'wt2012.qrels-for-ndeval.txt'

@@ -6,9 +6,9 @@ import warnings
 import numpy as np
 import pytest
 from rankmetrics_nb import join, QueryMismatchWarning
-from rankmetrics_nb.rank_correlation import accuracy, auroc, compat
-from rankmetrics_nb.precision import fall_out, recall_at_fixed_precision, success
-from rankmetrics_nb.measures import parse_measure
+from rankmetrics_nb.metrics.rank_correlation import accuracy, auroc, compat
+from rankmetrics_nb.metrics.precision import fall_out, recall_at_fixed_precision, success
+from rankmetrics_nb.registry.measures import parse_measure
 
 def collection(rng, n_queries=12, distinct=True):
     "qrels and a run ({q: {doc: score}}); distinct positive scores unless `distinct` is False (then one decimal: ties)."

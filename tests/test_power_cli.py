@@ -3,8 +3,8 @@ line on stderr and exit status 2 (never a traceback)."""
 import subprocess, sys
 from pathlib import Path
 import pytest
-from rankmetrics_nb.topic_sets import topic_set_size, power, residual_variance
-from rankmetrics_nb.compare import compare
+from rankmetrics_nb.stats.topic_sets import topic_set_size, power, residual_variance
+from rankmetrics_nb.results.compare import compare
 from rankmetrics_nb.data import example_paths
 
 EXE = Path(sys.executable).parent / 'rankmetrics'

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from rankmetrics_nb import join
-from rankmetrics_nb.kit import query_mean
-from rankmetrics_nb.precision import precision, recall, f_measure, r_precision, success
+from rankmetrics_nb.engine.kit import query_mean
+from rankmetrics_nb.metrics.precision import precision, recall, f_measure, r_precision, success
 from conftest import quiet_join, collections
 
 CUTS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]

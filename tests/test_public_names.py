@@ -1,11 +1,11 @@
 """The package's public names: what `from rankmetrics_nb import *` brings, and the names it brought before it
-was cut to what a user calls, each still importable from the package for one release with a DeprecationWarning
-that names the module it lives in."""
-import importlib, warnings
+was cut to what a user calls, each now imported from the one module that defines it (the aliases of 0.1 ended with 0.2,
+when the modules moved into subpackages: CHANGELOG.md lists where each went)."""
+import importlib, pkgutil
 import pytest
 import rankmetrics_nb
 
-# `rankmetrics_nb.__all__` before the cut (234 names), recorded once: every one must still import from the package
+# `rankmetrics_nb.__all__` before the cut (234 names), recorded once: every one must still have a home
 BEFORE = """
     Compat Accuracy AUROC FallOut RecallAtFixedPrecision BPM INSQ INST NERR8 NERR9 NERR10 NERR11 SDCG
     RBP gain_values discount_weights ideal_gains alpha_DCG judged_only trec_forms IR_MEASURES_NOT_HERE
@@ -38,14 +38,6 @@ BEFORE = """
 """.split()
 
 
-def _import(name):
-    "(the object `from rankmetrics_nb import name` gives, the DeprecationWarnings it raised)"
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always')
-        obj = getattr(importlib.import_module('rankmetrics_nb'), name)
-    return obj, [w for w in caught if issubclass(w.category, DeprecationWarning)]
-
-
 def test_the_record_is_whole():
     assert len(BEFORE) == len(set(BEFORE)) == 234
 
@@ -66,37 +58,37 @@ def test_star_import_brings_exactly_the_public_names():
     assert sorted(n for n in ns if not n.startswith('__')) == sorted(rankmetrics_nb.__all__)
 
 
-@pytest.mark.parametrize('name', sorted(set(BEFORE) & set(rankmetrics_nb.__all__)))
-def test_kept_names_import_without_a_warning(name):
-    obj, warned = _import(name)
-    assert obj is vars(rankmetrics_nb)[name] and warned == []
+def _modules() -> list:
+    "every module of the package, imported"
+    return [importlib.import_module(m.name) for m in pkgutil.walk_packages(rankmetrics_nb.__path__, 'rankmetrics_nb.')
+            if not m.name.endswith(('_modidx', '__main__'))]
+
+
+# the names of the last cut that changed their own name when their modules moved: (module, name there)
+RENAMED = {'DCG_PRESETS': ('rankmetrics_nb.metrics.dcg', 'DCG_PRESETS'), 'ERR_PRESETS': ('rankmetrics_nb.metrics.err', 'ERR_PRESETS')}
+
+# made internal since the cut (a module's own table, out of its `__all__`)
+INTERNAL = {'IR_MEASURES_NOT_HERE'}
 
 
 @pytest.mark.parametrize('name', sorted(set(BEFORE) - set(rankmetrics_nb.__all__)))
-def test_moved_names_import_with_a_warning_naming_their_module(name):
-    obj, warned = _import(name)
-    assert len(warned) == 1, name
-    msg = str(warned[0].message)
-    module, own = msg.split('`from ')[1].split('`')[0].split(' import ')
-    assert getattr(importlib.import_module(module), own) is obj
-    assert f'rankmetrics_nb.{name} is no longer' in msg and 'next release' in msg
-    assert name not in dir(rankmetrics_nb)           # reached through the alias only, so it warns every time
+def test_names_of_the_last_cut_have_one_home(name):
+    "a name the package no longer exports is in exactly one module's `__all__`, and the package itself has no alias for it"
+    homes = [m.__name__ for m in _modules() if name in getattr(m, '__all__', [])]
+    if name in INTERNAL: homes = [m.__name__ for m in _modules() if name in vars(m)]     # defined once, kept internal
+    assert len(homes) == 1, (name, homes)
+    if name in RENAMED: assert (homes[0], name) == RENAMED[name]
+    assert name not in dir(rankmetrics_nb)
+    with pytest.raises(AttributeError, match='no attribute'): getattr(rankmetrics_nb, name)
 
 
-def test_the_aliases_cover_only_the_names_moved():
-    moved = {n for ns in rankmetrics_nb._MOVED.values() for n in ns}
-    assert moved == set(BEFORE) - set(rankmetrics_nb.__all__)
+@pytest.mark.parametrize('name', sorted(rankmetrics_nb.__all__))
+def test_public_names_have_one_home_besides_the_root(name):
+    homes = [m.__name__ for m in _modules() if name in getattr(m, '__all__', [])]
+    assert len(homes) == 1, (name, homes)
+    assert getattr(importlib.import_module(homes[0]), name) is getattr(rankmetrics_nb, name)
 
 
 def test_an_unknown_name_is_still_an_error():
     with pytest.raises(AttributeError, match='no attribute'): rankmetrics_nb.no_such_name
     with pytest.raises(ImportError): exec('from rankmetrics_nb import no_such_name', {})
-
-
-def test_from_import_warns_once_at_the_line_that_imports():
-    "importlib probes the name before the import reads it: only the import warns"
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always')
-        from rankmetrics_nb import label_matrix, nDCG  # noqa: F401
-    assert [(w.category, w.filename) for w in caught] == [(DeprecationWarning, __file__)] * 2
-    assert ['label_matrix' in str(caught[0].message), 'nDCG' in str(caught[1].message)] == [True, True]

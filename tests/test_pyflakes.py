@@ -7,7 +7,7 @@ PKG = Path(__file__).resolve().parents[1] / 'rankmetrics_nb'
 NOT_YET = set()
 
 def test_modules_are_pyflakes_clean():
-    files = [p for p in sorted(PKG.glob('*.py')) if p.stem not in NOT_YET and p.name != '_modidx.py']
+    files = [p for p in sorted(PKG.rglob('*.py')) if p.relative_to(PKG).with_suffix('').as_posix() not in NOT_YET and p.name != '_modidx.py']
     r = subprocess.run([sys.executable, '-m', 'pyflakes', *map(str, files)], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 

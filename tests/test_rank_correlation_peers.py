@@ -8,8 +8,8 @@ from itertools import combinations, permutations, product
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.kit import EvalInputError
-from rankmetrics_nb.rank_correlation import rank_correlation, kendall_tau
+from rankmetrics_nb.engine.checks import EvalInputError
+from rankmetrics_nb.metrics.rank_correlation import rank_correlation, kendall_tau
 from conftest import quiet_join, SEEDED
 
 

@@ -9,8 +9,8 @@ import math, re
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from rankmetrics_nb.kit import EvalInputError
-from rankmetrics_nb.reader import parse_text, parse_file
+from rankmetrics_nb.engine.checks import EvalInputError
+from rankmetrics_nb.engine.reader import parse_text, parse_file
 
 INT_RE = re.compile(r'[+-]?[0-9]{1,18}\Z')
 FLOAT_RE = re.compile(r'[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\Z')

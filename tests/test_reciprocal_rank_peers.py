@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from rankmetrics_nb.kit import EvalInputError
-from rankmetrics_nb.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
+from rankmetrics_nb.engine.checks import EvalInputError
+from rankmetrics_nb.metrics.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
 from conftest import quiet_join
 
 # --------------------------------------------------------------------------------------------

@@ -6,10 +6,10 @@ whatever the order the tools are listed in."""
 import itertools, warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
-from rankmetrics_nb.evaluator import evaluate
-from rankmetrics_nb.conventions import CONVENTIONS, Convention
-from rankmetrics_nb.reconcile import reconcile, reconcile_measures, shapley
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
+from rankmetrics_nb.evaluator.evaluate import evaluate
+from rankmetrics_nb.registry.conventions import CONVENTIONS, Convention
+from rankmetrics_nb.results.reconcile import reconcile, reconcile_measures, shapley
 
 def messy_inputs(seed:int):
     "A qrels dict and a run dict with every complication, seeded."

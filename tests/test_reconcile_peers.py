@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from rankmetrics_nb.data import example_paths
-from rankmetrics_nb.reconcile import reconcile, reconcile_measures
+from rankmetrics_nb.results.reconcile import reconcile, reconcile_measures
 
 MEASURES = ['P@5', 'R@10', 'AP', 'AP@10', 'RR', 'nDCG@10', 'nDCG', 'Success@5']
 PYTREC = dict(zip(MEASURES, ['P_5', 'recall_10', 'map', 'map_cut_10', 'recip_rank', 'ndcg_cut_10', 'ndcg', 'success_5']))

@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import SHARED
 from rankmetrics_nb import evaluate, trec_eval, REGISTRY, parse_measure, EvalInputError
-from rankmetrics_nb.measures import trec_forms, registry_table
+from rankmetrics_nb.registry.measures import trec_forms, registry_table
 
 TREC_DIR = SHARED / 'conformance' / 'trec_eval'
 
@@ -111,7 +111,7 @@ def test_every_ir_measures_name_parses():
         except EvalInputError as e:
             if 'needs a cutoff' in str(e): parse_measure(name + '@10')      # BPM, NERR8, NERR9, SDCG: a cutoff is required here
             else: missing.append(name)
-    from rankmetrics_nb.measures import IR_MEASURES_NOT_HERE
+    from rankmetrics_nb.registry.measures import IR_MEASURES_NOT_HERE
     assert set(missing) == set(IR_MEASURES_NOT_HERE), missing
     assert all(f'`{n}`' in registry_table() or n in IR_MEASURES_NOT_HERE for n in ir_measures.measures.registry)
 
@@ -141,7 +141,7 @@ def test_ir_measures_values_agree():
 
 def test_one_table():
     "trec_eval's forms hang on registry entries: no other table of measures."
-    import rankmetrics_nb.measures as tm, rankmetrics_nb.trec_registry as tr
+    import rankmetrics_nb.registry.measures as tm, rankmetrics_nb.registry.trec_view as tr
     assert not hasattr(tr, 'TREC_REGISTRY')
     assert list(tm.TREC_MEASURES) == list(trec_forms('qrels'))
     for f in trec_forms('qrels').values(): assert f in REGISTRY[f.measure].trec

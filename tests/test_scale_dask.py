@@ -9,7 +9,8 @@ dd = pytest.importorskip('dask.dataframe', reason='dask is an optional extra: pi
 distributed = pytest.importorskip('distributed')
 import pandas as pd
 from rankmetrics_nb import evaluation
-from rankmetrics_nb.scale import dask_evaluation, evaluate_runs, synthetic_collection
+from rankmetrics_nb.evaluator.scale import dask_evaluation, evaluate_runs
+from rankmetrics_nb.evaluator.stream import synthetic_collection
 from rankmetrics_nb.cli import main
 
 MEASURES = ['AP', 'nDCG@10', 'RR', 'P@5', 'ERR@20', 'R@50', 'NumRel', 'NumRet']

@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from rankmetrics_nb import evaluation, evaluate, EvalInputError
-from rankmetrics_nb.scale import stream_evaluation, stream_evaluate, sort_run, run_blocks, synthetic_collection, evaluate_runs
+from rankmetrics_nb.evaluator.stream import (stream_evaluation, stream_evaluate, sort_run, run_blocks,
+                                             synthetic_collection)
+from rankmetrics_nb.evaluator.scale import evaluate_runs
 from rankmetrics_nb.cli import main
 
 MEASURES = ['AP', 'nDCG@10', 'nDCG', 'P@5', 'RR', 'ERR@20', 'R@50', 'Rprec', 'NumRel', 'NumRelRet', 'NumRet']

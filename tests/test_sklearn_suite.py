@@ -30,10 +30,10 @@ Not applicable (no measure here to map them to):
   own API (the shapes of `y_true` and `y_score`, its `labels=` argument)."""
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import Batch
-from rankmetrics_nb.dcg import dcg, ndcg
-from rankmetrics_nb.average_precision import average_precision
-from rankmetrics_nb.precision import success
+from rankmetrics_nb.engine.kit import Batch
+from rankmetrics_nb.metrics.dcg import dcg, ndcg
+from rankmetrics_nb.metrics.average_precision import average_precision
+from rankmetrics_nb.metrics.precision import success
 
 sk = pytest.importorskip('sklearn.metrics', reason='scikit-learn (a dev dependency) is not installed')
 from sklearn.datasets import make_multilabel_classification

@@ -4,11 +4,11 @@ import os, subprocess, sys, textwrap, time, warnings
 from pathlib import Path
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
 from rankmetrics_nb.data import example_paths
-from rankmetrics_nb.evaluator import evaluation
-from rankmetrics_nb.compare import compare
-from rankmetrics_nb.store import Store, StaleResultError
+from rankmetrics_nb.evaluator.memory import evaluation
+from rankmetrics_nb.results.compare import compare
+from rankmetrics_nb.results.store import Store, StaleResultError
 from conftest import DIVERSITY
 
 MEASURES = ['P@5', 'P@10', 'P@20', 'P@100', 'R@10', 'R@100', 'AP', 'AP@10', 'RR', 'RR@10', 'nDCG@5', 'nDCG@10', 'nDCG@20',
@@ -21,8 +21,8 @@ WRITER = textwrap.dedent('''
     from pathlib import Path
     import numpy as np
     from rankmetrics_nb.data import example_paths
-    from rankmetrics_nb.evaluator import evaluation
-    from rankmetrics_nb.store import Store
+    from rankmetrics_nb.evaluator.memory import evaluation
+    from rankmetrics_nb.results.store import Store
     sys.path.insert(0, sys.argv[1]); from test_store import MEASURES, run_variant
     db, first, last, folder = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), Path(sys.argv[5])
     warnings.simplefilter('ignore')

@@ -3,10 +3,10 @@ bisection and counting, depth cuts), and `tie_range` brackets the value under ev
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.measures import parse_measure
-from rankmetrics_nb.tie_range import tied_cells, tie_range
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.registry.measures import parse_measure
+from rankmetrics_nb.evaluator.tie_range import tied_cells, tie_range
 from joined_three_ways import joined_three_ways
 
 def seeded(trial:int):

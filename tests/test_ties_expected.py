@@ -15,14 +15,14 @@ from fractions import Fraction as Fr
 from itertools import permutations, product
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning, EvalInputError
-from rankmetrics_nb.joins import join, join_subtopics
-from rankmetrics_nb.precision import precision, recall, f_measure, r_precision, success
-from rankmetrics_nb.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
-from rankmetrics_nb.average_precision import average_precision, DENOMINATORS
-from rankmetrics_nb.dcg import cumulative_gain, dcg, ndcg
-from rankmetrics_nb.err import err, cascade_stop_probabilities, simulate_cascade
-from rankmetrics_nb.rank_correlation import rank_correlation
+from rankmetrics_nb.engine.checks import QueryMismatchWarning, EvalInputError
+from rankmetrics_nb.engine.joins import join, join_subtopics
+from rankmetrics_nb.metrics.precision import precision, recall, f_measure, r_precision, success
+from rankmetrics_nb.metrics.reciprocal_rank import reciprocal_rank, mean_reciprocal_rank
+from rankmetrics_nb.metrics.average_precision import average_precision, DENOMINATORS
+from rankmetrics_nb.metrics.dcg import cumulative_gain, dcg, ndcg
+from rankmetrics_nb.metrics.err import err, cascade_stop_probabilities, simulate_cascade
+from rankmetrics_nb.metrics.rank_correlation import rank_correlation
 
 GMAX = 3
 

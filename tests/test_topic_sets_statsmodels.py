@@ -4,7 +4,7 @@ variance estimate against a two-way ANOVA fitted as a regression on dummy variab
 import itertools, math
 import numpy as np
 import pytest
-from rankmetrics_nb.topic_sets import topic_set_size, power, residual_variance, nct_cdf, ncf_sf
+from rankmetrics_nb.stats.topic_sets import topic_set_size, power, residual_variance, nct_cdf, ncf_sf
 
 smp = pytest.importorskip('statsmodels.stats.power', reason='statsmodels (a dev dependency) is not installed')
 sm = pytest.importorskip('statsmodels.api')

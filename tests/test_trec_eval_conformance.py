@@ -13,8 +13,8 @@ Part 1 skips, saying why, where the shared conformance folder is absent (as in a
 import io, subprocess, sys
 from pathlib import Path
 import pytest
-from rankmetrics_nb.trec_eval import main, trec_eval, select_measures
-from rankmetrics_nb.kit import EvalInputError
+from rankmetrics_nb.interop.trec_eval import trec_eval_main as main, trec_eval, select_measures
+from rankmetrics_nb.engine.checks import EvalInputError
 
 # expected file -> the trec_eval arguments of the Makefile's quicktest (file names relative to the folder)
 CASES = {
@@ -146,7 +146,7 @@ def test_results_from_stdin():
     "A results file named '-' is read from standard input, as in trec_eval."
     from rankmetrics_nb.data import example_paths
     p = example_paths()
-    r = subprocess.run([sys.executable, '-m', 'rankmetrics_nb.trec_eval', '-m', 'map', str(p['qrels']), '-'],
+    r = subprocess.run([sys.executable, '-m', 'rankmetrics_nb.interop.trec_eval', '-m', 'map', str(p['qrels']), '-'],
                        input=Path(p['bm25']).read_bytes(), capture_output=True, timeout=120)
     assert r.returncode == 0 and r.stdout.decode() == run(['-m', 'map', p['qrels'], p['bm25']])[1]
 

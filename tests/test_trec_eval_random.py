@@ -22,7 +22,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from conftest import SHARED
-from rankmetrics_nb.trec_eval import main, trec_eval
+from rankmetrics_nb.interop.trec_eval import trec_eval_main as main, trec_eval
 
 ARCHIVE = SHARED / 'oracles' / 'trec_eval-f425365.tar.gz'
 N_CASES = 2000

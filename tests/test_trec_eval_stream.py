@@ -3,7 +3,7 @@ output must be the in-memory output byte for byte, on trec_eval's own test files
 import contextlib, io
 import numpy as np
 import pytest
-from rankmetrics_nb.trec_eval import trec_eval, main
+from rankmetrics_nb.interop.trec_eval import trec_eval, trec_eval_main as main
 from rankmetrics_nb.data import example_paths
 
 FLAGS = [['-q', '-m', 'all_trec'], ['-q', '-m', 'all_trec', '-l', '2'], ['-m', 'official', '-M', '100'],

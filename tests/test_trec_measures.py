@@ -1,14 +1,14 @@
-"""trec_eval's measures (rankmetrics_nb.trec_measures) against trec_eval's own test suite: every per-query
+"""trec_eval's measures (rankmetrics_nb.metrics.trec.measures) against trec_eval's own test suite: every per-query
 value and every `all` value of `-m all_trec` that trec_eval 10.0-rc3 and 9.0.8 print for the test
 collection, compared as printed (`%.4f`, integers, quoted strings); then against pytrec_eval-terrier
 (trec_eval 9.0.8's C code) on a seeded graded collection, to 1e-9 per query."""
 import warnings
 import numpy as np
 import pytest
-from rankmetrics_nb.kit import QueryMismatchWarning
-from rankmetrics_nb.joins import join
-from rankmetrics_nb.trec_measures import trec_queries
-from rankmetrics_nb.measures import TREC_MEASURES, nickname
+from rankmetrics_nb.engine.checks import QueryMismatchWarning
+from rankmetrics_nb.engine.joins import join
+from rankmetrics_nb.metrics.trec.measures import trec_queries
+from rankmetrics_nb.registry.measures import TREC_MEASURES, nickname
 
 from conftest import trec_eval_printed
 

@@ -9,7 +9,7 @@ import io, shutil, subprocess, tarfile
 from pathlib import Path
 import numpy as np
 import pytest
-from rankmetrics_nb.trec_eval import main
+from rankmetrics_nb.interop.trec_eval import trec_eval_main as main
 from conftest import SHARED
 
 ARCHIVE = SHARED / 'oracles' / 'trec_eval-f425365.tar.gz'

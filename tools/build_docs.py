@@ -35,7 +35,7 @@ How it works
    written, links to anchors that do not exist (private or undocumented names) become plain
    text and `search-index.js` is written for the offline search box (assets/search.js).
 
-Output: `<out>/<page>.html` (`00_kit.ipynb` -> `kit.html`, `index.ipynb` -> `index.html`),
+Output: `<out>/<page>.html` (`12_engine.kit.ipynb` -> `engine.kit.html`, `index.ipynb` -> `index.html`),
 `<out>/<page>_files/` (figures), `<out>/assets/`, `<out>/mathjax/`, `<out>/search-index.js`, `<out>/sitemap.txt`.
 The site is built in a temporary sibling folder (`.<out>.building`) that then replaces the
 output folder, so a failed build keeps the previous site. An existing output folder is only
@@ -86,7 +86,7 @@ def notebook_paths(nbs: Path) -> list[Path]:
 
 
 def page_name(nb_path: Path) -> str:
-    "Output file name, as nbdev/quarto name it (`00_kit.ipynb` -> `kit.html`)"
+    "Output file name, as nbdev/quarto name it (`12_engine.kit.ipynb` -> `engine.kit.html`)"
     return re.sub(r'^\d+[a-zA-Z0-9]*_', '', nb_path.name.lower())[:-len('.ipynb')] + '.html'
 
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ The notebook goes through nbdev 2's own processors (same step as tools/build_doc
 `# <title>`, `> <description>`, and the remaining cells as GitHub markdown. Code cells become
 ```python fences, their text outputs plain ``` fences, `show_doc`/asis markdown outputs are inlined,
 HTML outputs are kept as HTML. Hidden cells and the quarto options `echo`/`output`/`include`
-are honoured. Relative links to docs pages (`kit.html`) point to the published site
+are honoured. Relative links to docs pages (`engine.kit.html`) point to the published site
 (doc_host + doc_baseurl from settings.ini), since they would be broken on GitHub. Image outputs are left out (a note is printed): keep plots out of index.ipynb or
 link to the docs site.
 """
@@ -38,7 +38,7 @@ def _fence(text: str, lang: str = '') -> str:
 
 def gfm(md: str, site_url: str = '') -> str:
     """Pandoc-only markdown -> GitHub markdown: drop `{...}` link/heading attributes and `:::` div
-    fences; relative links to docs pages (`kit.html`, `00_kit.ipynb`) -> the published site"""
+    fences; relative links to docs pages (`engine.kit.html`, `12_engine.kit.ipynb`) -> the published site"""
     out, in_code = [], False
     for line in md.split('\n'):
         if bd._re_code_fence.match(line): in_code = not in_code

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 def snapshot():
-    files = [*ROOT.glob('nbs/*.ipynb'), *ROOT.glob('rankmetrics_nb/*.py'), ROOT/'README.md']
+    files = [*ROOT.glob('nbs/*.ipynb'), *ROOT.glob('rankmetrics_nb/**/*.py'), ROOT/'README.md']
     return {str(p.relative_to(ROOT)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files if p.exists()}
 
 def changed(step, cmd):

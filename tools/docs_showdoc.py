@@ -12,7 +12,7 @@ and a parameter without annotation shows the type of its default (`gain:NoneType
     *docstring*
 
     |  | **Type** | **Default** | **Details** |             # the docments, one row per parameter
-    | labels | | | grades in rank order: ... [`Batch`](kit.html#batch) |
+    | labels | | | grades in rank order: ... [`Batch`](engine.kit.html#batch) |
     | **Returns** | `float` | | ... |
 
 A class is shown as `class Name(Base)` with its constructor (dataclass fields, named-tuple fields or

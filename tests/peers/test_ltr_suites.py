@@ -30,9 +30,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import ltr_cases as L
 from rankmetrics_nb import evaluate, EvalInputError, QueryMismatchWarning
-from rankmetrics_nb.batches import evaluate_batch, ranked_batch
-from rankmetrics_nb.dcg import ndcg, dcg
-from rankmetrics_nb.diversity import alpha_dcg
+from rankmetrics_nb.evaluator.batches import evaluate_batch, ranked_batch
+from rankmetrics_nb.metrics.dcg import ndcg, dcg
+from rankmetrics_nb.metrics.diversity import alpha_dcg
 
 CALLABLES = {'1 / (rank + 10)': lambda r: 1 / (r + 10), '1 / (10 + rank)': lambda r: 1 / (10 + r), '1 / rank': lambda r: 1 / r}
 GAIN_FNS = {'label / 2': lambda x: x / 2, 'label + 5': lambda x: x + 5, 'label + 3': lambda x: x + 3}
