@@ -118,10 +118,16 @@ class Unavailable(Exception):
 
 
 # --------------------------------------------------------------------------- ours
+def _module_of(path: str, flat: str):
+    "The package's module `path` (0.2's subpackages), or `flat` in a checkout of 0.1 timed with --baseline"
+    import importlib
+    try: return importlib.import_module(f"rankmetrics_nb.{path}")
+    except ModuleNotFoundError: return importlib.import_module(f"rankmetrics_nb.{flat}")
+
+
 def _ours():
     try:
-        from rankmetrics_nb.engine.inputs import read_qrels, read_run
-        from rankmetrics_nb.engine.joins import join
+        from rankmetrics_nb import read_qrels, read_run, join
     except ImportError as e:
         raise Unavailable(f"rankmetrics_nb: {e}") from None
     return read_qrels, read_run, join
@@ -149,7 +155,7 @@ def _batch_info(batch) -> dict:
 # The measures alone, on a joined batch (the "metrics" stage): the seven MEASURES, as evaluate computes them.
 def _our_metrics(batch):
     """MEASURES from one batch, each by its registry entry (the same calls evaluate makes)."""
-    from rankmetrics_nb.registry.measures import parse_measure
+    from rankmetrics_nb import parse_measure
     return {m: parse_measure(m).compute(batch) for m in MEASURES}
 
 
@@ -232,7 +238,8 @@ def _ours_e2e(qrels_path, run_path):
 def _ours_trec_eval(flags, qrels_path, run_path):
     "The stage body of `rankmetrics trec_eval FLAGS QRELS RUN`, output to /dev/null."
     try:
-        from rankmetrics_nb.interop.trec_eval import trec_eval_main as main
+        main = _module_of("interop.trec_eval", "trec_eval").__dict__.get("trec_eval_main") or \
+            _module_of("interop.trec_eval", "trec_eval").main        # the command line, in 0.2 and in a 0.1 --baseline
     except ImportError as e:
         raise Unavailable(f"rankmetrics_nb.interop.trec_eval: {e}") from None
     yield
@@ -416,7 +423,7 @@ def _pt_dropin(qrels_path, run_path):
 def _ours_dropin(qrels_path, run_path):
     """rankmetrics_nb.interop.dropin.pytrec_eval: RelevanceEvaluator(qrels, measures).evaluate(run) on the same dicts"""
     try:
-        from rankmetrics_nb.interop.dropin import pytrec_eval as dropin
+        dropin = _module_of("interop.dropin", "dropin").pytrec_eval
     except ImportError as e:
         raise Unavailable(f"rankmetrics_nb.interop.dropin: {e}") from None
     qrels, run = _plain_dicts(qrels_path, run_path)
