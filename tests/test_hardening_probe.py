@@ -260,7 +260,7 @@ def test_a_text_larger_than_the_limit(files, monkeypatch):
 def test_a_file_cut_short_while_read_is_no_crash(files, tmp_path):
     "The file is cut to nothing while it is read: a clear error (a mapped file: SIGBUS, the process killed without a word)."
     p = tmp_path / 'run.txt'; p.write_bytes(files[1].read_bytes() * 20)                   # 8 MB: several parts
-    code = ("import sys, os\nfrom rankmetrics_nb import reader\nchunk = reader._parse_chunk\n"
+    code = ("import sys, os\nfrom rankmetrics_nb.engine import reader\nchunk = reader._parse_chunk\n"
             "def cut(*a):\n    os.truncate(sys.argv[1], 0)\n    return chunk(*a)\n"
             "reader._parse_chunk = cut\nreader.PARSE_WORKERS = 1\n"
             "try: print(len(reader.parse_file(sys.argv[1], 'run')['qid']))\n"
