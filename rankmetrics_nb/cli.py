@@ -200,7 +200,6 @@ def _compare(a, out)->int:
 def _eval(a, out)->int:
     "The `eval` command: evaluate each run (or with --parts one run over the files), print, report what was left out on stderr."
     from rankmetrics_nb.results.formats import format_evaluations
-    from rankmetrics_nb.results.store import Store
     from rankmetrics_nb.evaluator.provenance import ir_metadata
     runs = _eval_runs(a.runs, a.parts)
     if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its file name")
@@ -211,6 +210,7 @@ def _eval(a, out)->int:
     notes = {name: [] for name in runs}
     evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run, notes[name]) for name, run in runs.items()}
     if a.store:
+        from rankmetrics_nb.results.store import Store         # the store, and sqlite3, only when asked for
         with Store(a.store) as st:
             for name, e in evals.items():
                 st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
