@@ -33,7 +33,9 @@ def decode_ids(a:np.ndarray, # byte-string ids, of any shape
               )->np.ndarray:
     "Byte-string ids as text (bytes that are not UTF-8 shown as U+FFFD); stand-ins print as their ids (an object array then)."
     if not a.size: return np.zeros(a.shape, str)
-    out, rows = np.char.decode(a, 'utf-8', 'replace'), long_id_rows(a)
+    try: out = a.astype(f'U{a.dtype.itemsize}')                # ASCII ids, the common case: a cast (7x a decode)
+    except UnicodeDecodeError: out = np.char.decode(a, 'utf-8', 'replace')
+    rows = long_id_rows(a)
     if not len(rows): return out
     out = out.astype(object).ravel()
     out[rows] = [original_id(x).decode('utf-8', 'replace') for x in a.ravel()[rows].tolist()]
