@@ -54,6 +54,7 @@ hooks: $(STAMP)
 	$(BIN)/nbdev_install_hooks
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/startup.py
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/diversity.py
 	$(BIN)/python benchmarks/compare.py

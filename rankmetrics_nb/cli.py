@@ -4,120 +4,25 @@
 
 # %% ../nbs/90_cli.ipynb #7983c5cd
 from __future__ import annotations
-import argparse, csv, glob, io, json, math, os, sys, warnings
+import argparse, io, math, os, sys, warnings
 from pathlib import Path
 import numpy as np
 from .engine.checks import EvalInputError, QueryMismatchWarning
-from .engine.kit import Batch, query_mean, plain_json
+from .engine.kit import plain_json
 from .engine.joins import join
 from .engine.order import TIE_POLICIES
-from .data import example_paths
-from .registry.measures import parse_measure
-from .evaluator.memory import Evaluation, evaluation
-from .registry.conventions import CONVENTIONS, EMPTY_POLICIES
-from .stats.significance import CORRECTIONS
-from .results.compare import compare, TESTS, FAMILIES
-from .stats.topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
-from .evaluator.stream import stream_evaluation, sort_run
-from .evaluator.scale import dask_evaluation, local_cluster, evaluate_runs
-from .results.store import Store
-from .evaluator.tie_range import TieWarning
-from .evaluator.provenance import ir_metadata
-from .results.reconcile import reconcile_measures
 from .engine.inputs import Run, read_run
 
-
 # %% auto #0
-__all__ = ['FORMATS', 'DEFAULT_MEASURES', 'COMPARE_FORMATS', 'LEADERBOARD_FORMATS', 'summarize', 'format_table',
-           'format_evaluation', 'format_evaluations', 'main']
+__all__ = ['DEFAULT_MEASURES', 'COMPARE_FORMATS', 'LEADERBOARD_FORMATS', 'main']
 
-# %% ../nbs/90_cli.ipynb #77bfab48
-_COLUMNS = {'queries': 'NumQ', 'retrieved': 'NumRet', 'relevant': 'NumRel', 'rel_retrieved': 'NumRelRet', 'judged@10': 'Judged@10',
-            'P@10': 'P@10', 'MAP': 'AP', 'MRR': 'RR', 'nDCG@10': 'nDCG@10'}    # column: the registry's measure
-
-def _column(batch:Batch, name:str):
-    "The registry measure `name` on `batch`, at the batch's relevance threshold: a sum for the counts, else the mean."
-    m = parse_measure(name)
-    if dict(m.params).get('rel') is not None: m = m(rel=batch.rel)
-    v = m.compute(batch)
-    return int(v.sum()) if m.definition.summary == 'sum' else float(query_mean(v))
-
-def summarize(batch:Batch, # a joined run
-             )->dict:
-    "The summary table's row for one run."
-    return {col: _column(batch, name) for col, name in _COLUMNS.items()}
-
-def _aligned(rows:list)->str:
-    "Rows of cells, the first left-aligned, the rest right-aligned, under a rule."
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    line = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-    return '\n'.join([line(rows[0]), '  '.join('-' * w for w in widths)] + [line(r) for r in rows[1:]])
-
-def format_table(rows:dict, # {row name: {column: value}}
-                )->str:
-    "Rows as an aligned text table; floats with 4 decimals."
-    cols = list(next(iter(rows.values())))
-    cell = lambda v: f'{v:.4f}' if isinstance(v, float) else str(v)
-    return _aligned([['run'] + cols] + [[name] + [cell(r[c]) for c in cols] for name, r in rows.items()])
-
-# %% ../nbs/90_cli.ipynb #9541e412
-FORMATS = ('table', 'json', 'csv', 'trec')
-DEFAULT_MEASURES = ('P@10', 'R@100', 'AP', 'RR', 'nDCG@10')
-
-def _cell(v)->str: return str(v) if isinstance(v, (int, np.integer)) else f'{v:.4f}'
-
-def _table_rows(e:Evaluation, per_query:bool)->list:
-    means = e.means()
-    if not per_query: return [['measure', 'value', 'queries']] + [[k, _cell(v), str(getattr(v, 'n', len(e.qids)))] for k, v in means.items()]
-    rows = [[q] + [_cell(v) for v in r.values()] for q, r in e.per_query().items()]
-    return [['qid'] + e.keys] + rows + [['mean'] + [_cell(v) for v in means.values()]]
-def _table(e:Evaluation, per_query:bool)->str: return _aligned(_table_rows(e, per_query))
-def _csv_rows(e:Evaluation, per_query:bool)->list:
-    if per_query: return [['qid'] + e.keys] + [[q] + [repr(v) for v in r.values()] for q, r in e.per_query().items()]
-    return [['measure', 'value']] + [[k, repr(v if isinstance(v, int) else float(v))] for k, v in e.means().items()]
-def _csv_text(rows:list)->str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator='\n').writerows(rows)
-    return buf.getvalue().rstrip('\n')
-def _csv(e:Evaluation, per_query:bool)->str: return _csv_text(_csv_rows(e, per_query))
-def _trec(e:Evaluation, per_query:bool)->str:
-    blocks = list(e.per_query().items()) if per_query else []
-    blocks.append(('all', e.means()))
-    return '\n'.join(f'{k:<22}\t{q}\t{_cell(v)}' for q, r in blocks for k, v in r.items())
-
-# %% ../nbs/90_cli.ipynb #aacb979c
-def format_evaluation(e:Evaluation, # what `evaluation` returned
-                      fmt:str='table', # one of `FORMATS`
-                      per_query:bool=False, # also one line (row, object) per query
-                     )->str:
-    "An evaluation as text in one of `FORMATS`; in JSON a NaN (a skipped or undefined value) is `null`."
-    if fmt == 'json':                     # the means (and per-query values), with every convention and the inputs' digests
-        data = dict(means={k: v if isinstance(v, int) else float(v) for k, v in e.means().items()})
-        data |= (dict(per_query=e.per_query()) if per_query else {}) | dict(conventions=e.conventions(), provenance=e.provenance())
-        return json.dumps(plain_json(data), indent=1, allow_nan=False)
-    fmts = dict(table=_table, csv=_csv, trec=_trec)
-    if fmt not in fmts: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
-    return fmts[fmt](e, per_query)
-
-# %% ../nbs/90_cli.ipynb #414980a8
-def format_evaluations(evals:dict, # {run name: `Evaluation`}
-                       fmt:str='table', # one of `FORMATS`
-                       per_query:bool=False, # also one line (row, object) per query
-                      )->str:
-    "Several runs' evaluations as one text: a `run` column (table, csv), `{run: ...}` (json), a `runid` line per run (trec)."
-    if len(evals) == 1: return format_evaluation(next(iter(evals.values())), fmt, per_query)
-    one = lambda e: format_evaluation(e, fmt, per_query)
-    if fmt == 'json': return '{\n' + ',\n'.join(f'{json.dumps(n)}: {one(e)}' for n, e in evals.items()) + '\n}'
-    if fmt == 'trec': return '\n'.join(f"{'runid':<22}\tall\t{n}\n" + one(e) for n, e in evals.items())
-    rows_of = dict(table=_table_rows, csv=_csv_rows).get(fmt)
-    if rows_of is None: raise EvalInputError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")
-    tables = [rows_of(e, per_query) for e in evals.values()]
-    rows = [['run'] + tables[0][0]] + [[n] + r for n, t in zip(evals, tables) for r in t[1:]]
-    return _aligned(rows) if fmt == 'table' else _csv_text(rows)
+# %% ../nbs/90_cli.ipynb #43f623da
+DEFAULT_MEASURES = ('P@10', 'R@100', 'AP', 'RR', 'nDCG@10')   # what `rankmetrics eval` computes when no -m is given
 
 # %% ../nbs/90_cli.ipynb #4665c8d7
 def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', out=None)->int:
     "Print the summary table of `runs` ({name: source}) against `qrels`."
+    from rankmetrics_nb.results.formats import summarize, format_table
     rows, notes, out = {}, [], out or sys.stdout
     for name, run in runs.items():
         with warnings.catch_warnings():
@@ -173,7 +78,7 @@ def _join_options(q:argparse.ArgumentParser):
 # %% ../nbs/90_cli.ipynb #410486ce
 def _summary_parser(sub)->argparse.ArgumentParser:
     "The `summary` subcommand's arguments."
-    s = sub.add_parser('summary', help='summarise runs against qrels (TREC files, plain or gzip)')
+    s = sub.add_parser('summary', help=_HELP['summary'])
     s.add_argument('qrels'); s.add_argument('runs', nargs='+')
     _join_options(s)
     s.add_argument('--rel', type=_whole(1), default=1, help='lowest relevant grade (default: 1)')
@@ -182,13 +87,15 @@ def _summary_parser(sub)->argparse.ArgumentParser:
 # %% ../nbs/90_cli.ipynb #b2115c49
 def _eval_parser(sub)->argparse.ArgumentParser:
     "The `eval` subcommand's arguments."
-    e = sub.add_parser('eval', help='evaluate runs with named measures (nDCG@10, AP, P(rel=2)@5, ...)')
+    from rankmetrics_nb.results.formats import FORMATS
+    from rankmetrics_nb.registry.conventions import CONVENTIONS, EMPTY_POLICIES
+    e = sub.add_parser('eval', help=_HELP['eval'])
     e.add_argument('qrels'); e.add_argument('runs', nargs='+', metavar='RUN', help='run files (or globs): each is a run of its own')
     e.add_argument('--parts', action='store_true', help='the RUN files (or globs) are parts of ONE run, evaluated together')
     e.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE',
                    help=f"a measure name (repeatable); default: {' '.join(DEFAULT_MEASURES)}")
     e.add_argument('--per-query', action='store_true', help='one row per query, then the summary')
-    e.add_argument('--format', choices=FORMATS, default='table', help='output format (default: table)')
+    e.add_argument('--format', choices=list(FORMATS), default='table', help='output format (default: table)')
     e.add_argument('--block-mb', type=_number(0), default=None, help='stream the run in blocks of whole queries, MB each (bounded memory)')
     e.add_argument('--presort', action='store_true', help='with --block-mb: group the run by query first (temporary files)')
     e.add_argument('--workers', type=_whole(1), default=None, help='evaluate with Dask on N local worker processes')
@@ -211,13 +118,15 @@ def _eval_parser(sub)->argparse.ArgumentParser:
 # %% ../nbs/90_cli.ipynb #cfad4720
 def _compare_parser(sub)->argparse.ArgumentParser:
     "The `compare` subcommand's arguments."
-    c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
+    from rankmetrics_nb.results.compare import FAMILIES, TESTS
+    from rankmetrics_nb.stats.significance import CORRECTIONS
+    c = sub.add_parser('compare', help=_HELP['compare'])
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
     c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
     c.add_argument('--baseline', action='append', help='a run (file name) every other run is tested against (repeatable); default: every pair')
     c.add_argument('--family', choices=list(FAMILIES), default='measure', help='p-values corrected together: per measure (default), per baseline and measure, or all')
     c.add_argument('--test', choices=TESTS + ('fisher', 'permutation', 'student'), default='t', help='default: t')
-    c.add_argument('--correction', choices=CORRECTIONS, default='holm', help='multiple comparisons, per measure (default: holm)')
+    c.add_argument('--correction', choices=list(CORRECTIONS), default='holm', help='multiple comparisons, per measure (default: holm)')
     c.add_argument('--alpha', type=_number(0, 1), default=0.05, help='significance level (default: 0.05)')
     c.add_argument('--resamples', type=_whole(1), default=10_000, help='randomisation / bootstrap rounds (default: 10000)')
     c.add_argument('--seed', type=_whole(0), default=0, help='their seed (default: 0)')
@@ -232,28 +141,42 @@ def _compare_parser(sub)->argparse.ArgumentParser:
 # %% ../nbs/90_cli.ipynb #55add8ef
 def _leaderboard_parser(sub)->argparse.ArgumentParser:
     "The `leaderboard` subcommand's arguments."
-    lb = sub.add_parser('leaderboard', help='the means of the runs kept in a results store (eval --store), read without evaluating')
+    lb = sub.add_parser('leaderboard', help=_HELP['leaderboard'])
     lb.add_argument('store'); lb.add_argument('--collection', dest='collections', action='extend', nargs='+', help='only these collections')
     lb.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='these measures (default: all stored)')
     lb.add_argument('--format', choices=LEADERBOARD_FORMATS, default='table', help='output format (default: table)')
     lb.add_argument('--no-verify', action='store_true', help='do not check that the stored runs and qrels files are unchanged')
     return lb
 
-# %% ../nbs/90_cli.ipynb #4add10d9
-def _parser()->argparse.ArgumentParser:
-    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
-    sub = p.add_subparsers(dest='command', required=True)
-    sub.add_parser('example', help='summarise the bundled example collection (two runs, 36 queries)')
-    _summary_parser(sub)
-    _eval_parser(sub)
-    r = sub.add_parser('sort-run', help="rewrite a run with each query's lines together (bounded memory), for streaming")
+# %% ../nbs/90_cli.ipynb #5620b6c6
+_HELP = {'example': 'summarise the bundled example collection (two runs, 36 queries)',
+         'summary': 'summarise runs against qrels (TREC files, plain or gzip)',
+         'eval': 'evaluate runs with named measures (nDCG@10, AP, P(rel=2)@5, ...)',
+         'sort-run': "rewrite a run with each query's lines together (bounded memory), for streaming",
+         'compare': 'significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)',
+         'leaderboard': 'the means of the runs kept in a results store (eval --store), read without evaluating',
+         'power': 'topic-set-size design: topics needed, power, detectable difference',
+         'trec_eval': "trec_eval's command line, output byte for byte (rankmetrics trec_eval -h)",
+         'reconcile': "a measure under every tool's conventions, and why their numbers differ"}   # each subcommand's line in `rankmetrics -h`, in order
+
+def _sort_run_parser(sub)->argparse.ArgumentParser:
+    "The `sort-run` subcommand's arguments."
+    r = sub.add_parser('sort-run', help=_HELP['sort-run'])
     r.add_argument('input'); r.add_argument('output')
     r.add_argument('--block-mb', type=_number(0), default=64, help='memory bound in MB (default: 64)')
-    _compare_parser(sub)
-    _leaderboard_parser(sub)
-    _power_parser(sub)
-    sub.add_parser('trec_eval', help="trec_eval's command line, output byte for byte (rankmetrics trec_eval -h)", add_help=False)
-    _reconcile_parser(sub)
+    return r
+
+# %% ../nbs/90_cli.ipynb #280d781e
+def _parser(command:str=None, # the subcommand whose options are built; None: every subcommand's
+           )->argparse.ArgumentParser:
+    "The parser of `rankmetrics`: every subcommand listed, the options of `command` alone built (their choices import modules)."
+    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
+    sub = p.add_subparsers(dest='command', required=True)
+    options = {'summary': _summary_parser, 'eval': _eval_parser, 'sort-run': _sort_run_parser, 'compare': _compare_parser,
+               'leaderboard': _leaderboard_parser, 'power': _power_parser, 'reconcile': _reconcile_parser}
+    for name, line in _HELP.items():
+        if name in options and command in (None, name): options[name](sub)
+        else: sub.add_parser(name, help=line, add_help=name != 'trec_eval')
     return p
 
 # %% ../nbs/90_cli.ipynb #adc5a43e
@@ -261,6 +184,7 @@ COMPARE_FORMATS = ('table', 'latex', 'markdown', 'csv', 'json')
 
 def _compare(a, out)->int:
     "The `compare` command: test the runs against each other (or the baseline) and print the result in the chosen format."
+    from rankmetrics_nb.results.compare import compare
     names, files = _run_names(a.runs), [Path(r).name for r in a.runs]
     def named(b:str)->str:
         at = a.runs.index(b) if b in a.runs else files.index(b) if b in files else None
@@ -275,6 +199,8 @@ def _compare(a, out)->int:
 # %% ../nbs/90_cli.ipynb #c3098e7d
 def _eval(a, out)->int:
     "The `eval` command: evaluate each run (or with --parts one run over the files), print, report what was left out on stderr."
+    from rankmetrics_nb.results.formats import format_evaluations
+    from rankmetrics_nb.evaluator.provenance import ir_metadata
     runs = _eval_runs(a.runs, a.parts)
     if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its file name")
     if a.parts and (a.block_mb or a.presort or a.store):
@@ -284,6 +210,7 @@ def _eval(a, out)->int:
     notes = {name: [] for name in runs}
     evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run, notes[name]) for name, run in runs.items()}
     if a.store:
+        from rankmetrics_nb.results.store import Store         # the store, and sqlite3, only when asked for
         with Store(a.store) as st:
             for name, e in evals.items():
                 st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
@@ -298,6 +225,9 @@ def _eval(a, out)->int:
 # %% ../nbs/90_cli.ipynb #91b369ef
 def _eval_one(a, run, notes:list=None):
     "One run's `Evaluation` for the `eval` command (with Dask, streamed, or in memory); the tie warnings it gives go to `notes`."
+    from rankmetrics_nb.evaluator.tie_range import TieWarning
+    from rankmetrics_nb.evaluator.memory import evaluation
+    from rankmetrics_nb.evaluator.stream import stream_evaluation
     ms, kw = a.measures or list(DEFAULT_MEASURES), dict(ties=a.ties, queries=a.queries, depth=a.depth)
     if a.workers or a.scheduler or a.block_mb or a.presort:
         if a.empty or a.conventions:
@@ -319,6 +249,7 @@ LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
 
 def _leaderboard(a, out)->int:
     "The `leaderboard` command: the stored means of every run, best per measure in bold (markdown, latex)."
+    from rankmetrics_nb.results.store import Store
     with Store(a.store, create=False) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
     t = lb.table()
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
@@ -327,6 +258,7 @@ def _leaderboard(a, out)->int:
 # %% ../nbs/90_cli.ipynb #308604ad
 def _dask_eval(a, run, ms, kw):
     "`eval` with Dask (a new local cluster of `--workers` processes, or the scheduler at `--scheduler`): a run, or {name: run}."
+    from rankmetrics_nb.evaluator.scale import dask_evaluation, evaluate_runs, local_cluster
     try: from distributed import Client
     except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
     cluster = None if a.scheduler else local_cluster(a.workers)
@@ -343,7 +275,9 @@ def _block_bytes(mb:float)->int: return max(1, int(mb * 2**20))    # (at least a
 # %% ../nbs/90_cli.ipynb #136fb05c
 def _command(a)->int:
     "Run the parsed command `a`."
+    from rankmetrics_nb.evaluator.stream import sort_run
     if a.command == 'example':
+        from rankmetrics_nb.data import example_paths
         p = example_paths()
         return _summary(p['qrels'], {k: p[k] for k in ('bm25', 'rerank')})
     if a.command == 'eval': return _eval(a, sys.stdout)
@@ -369,7 +303,7 @@ def main(argv:list=None, # arguments (default: the command line)
         if argv[:1] == ['trec_eval']:                   # trec_eval's own flags, parsed the way trec_eval parses them
             from rankmetrics_nb.interop.trec_eval import trec_eval_main
             return trec_eval_main(argv[1:])
-        return _command(_parser().parse_args(argv))
+        return _command(_parser(next(iter(argv), None)).parse_args(argv))
     except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)
     except EvalInputError as e: print(f'rankmetrics: error: {e}', file=sys.stderr)
     except BrokenPipeError:                             # the reader of stdout stopped reading (`| head`): end quietly
@@ -382,6 +316,7 @@ def main(argv:list=None, # arguments (default: the command line)
 # %% ../nbs/90_cli.ipynb #5ab04cd1
 def _matches(arg:str)->list:
     "The files a RUN argument names: itself, or the files its glob matches (an error if none)."
+    import glob
     if not glob.has_magic(arg) or Path(arg).exists(): return [arg]
     found = sorted(glob.glob(arg))
     if not found: raise EvalInputError(f"no run file matches {_printable(arg)!r}")
@@ -403,7 +338,8 @@ def _parts_run(paths:list)->Run:
 # %% ../nbs/90_cli.ipynb #67a573f9
 def _power_parser(sub)->argparse.ArgumentParser:
     "The `power` subcommand's arguments."
-    w = sub.add_parser('power', help='topic-set-size design: topics needed, power, detectable difference')
+    from rankmetrics_nb.stats.topic_sets import DESIGNS
+    w = sub.add_parser('power', help=_HELP['power'])
     w.add_argument('files', nargs='*', metavar='QRELS RUN', help='a qrels file and two or more runs to estimate the variance from')
     w.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='with runs (default: nDCG@10 AP)')
     w.add_argument('--variance', type=float, help='the per-topic score variance (instead of runs)')
@@ -419,6 +355,8 @@ def _power_parser(sub)->argparse.ArgumentParser:
 # %% ../nbs/90_cli.ipynb #dd781700
 def _power_variances(a)->dict:
     "{label: variance}: --variance, or each measure's residual variance over the runs given."
+    from rankmetrics_nb.results.compare import compare
+    from rankmetrics_nb.stats.topic_sets import residual_variance
     if a.files and a.variance is not None: raise EvalInputError("give --variance or QRELS RUN RUN..., not both")
     if a.variance is not None: return {'given': a.variance}
     if len(a.files) < 3: raise EvalInputError("give --variance, or a qrels file and at least two runs to estimate it from")
@@ -429,6 +367,7 @@ def _power_variances(a)->dict:
 # %% ../nbs/90_cli.ipynb #9d67eb2f
 def _power_value(a, v:float)->tuple:
     "(what, value) the `power` command prints for one variance."
+    from rankmetrics_nb.stats.topic_sets import ci_width, detectable_difference, power, topic_set_size
     if a.test == 'anova' and a.systems is None: raise EvalInputError("--test anova needs --systems, the number of systems")
     kw = dict(alpha=a.alpha, variance=v, test=a.test, m=a.systems)
     if a.topics is None: return 'topics', topic_set_size(beta=a.beta, min_diff=a.min_diff, width=a.width, **kw)
@@ -439,16 +378,18 @@ def _power_value(a, v:float)->tuple:
 
 def _power(a, out)->int:
     "The `power` command: one line of settings, then a row per variance (given, or per measure)."
+    from rankmetrics_nb.results.formats import text_table
     rows = [(label, v) + _power_value(a, v) for label, v in _power_variances(a).items()]
     sets = [f'test {a.test}', f'alpha {a.alpha}'] + [f'{k} {v}' for k, v in (('beta', a.beta), ('min_diff', a.min_diff), ('width', a.width),
             ('systems', a.systems), ('topics', a.topics)) if v is not None and not (k == 'beta' and a.test == 'ci')]
     cell = lambda x: str(x) if isinstance(x, int) else f'{x:.4f}'
-    print(', '.join(sets) + '\n' + _aligned([['variance of', 'variance', rows[0][2]]] + [[r[0], f'{r[1]:.6f}', cell(r[3])] for r in rows]), file=out)
+    print(', '.join(sets) + '\n' + text_table([['variance of', 'variance', rows[0][2]]] + [[r[0], f'{r[1]:.6f}', cell(r[3])] for r in rows]), file=out)
     return 0
 
 # %% ../nbs/90_cli.ipynb #19608344
 def _tools(text:str)->list:
     "An argument type: comma-separated tools, each 'ours' or a preset's name."
+    from rankmetrics_nb.registry.conventions import CONVENTIONS
     names = [t.strip() for t in text.split(',') if t.strip()]
     bad = [t for t in names if t != 'ours' and t not in CONVENTIONS]
     if bad or not names: raise argparse.ArgumentTypeError(f"unknown tool {bad[0] if bad else text!r}; choose among: ours, {', '.join(CONVENTIONS)}")
@@ -457,7 +398,7 @@ def _tools(text:str)->list:
 # %% ../nbs/90_cli.ipynb #1b7aa79d
 def _reconcile_parser(sub)->argparse.ArgumentParser:
     "The `reconcile` subcommand's arguments."
-    r = sub.add_parser('reconcile', help="a measure under every tool's conventions, and why their numbers differ")
+    r = sub.add_parser('reconcile', help=_HELP['reconcile'])
     r.add_argument('qrels')
     r.add_argument('run')
     r.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure (repeatable); default: nDCG@10')
@@ -484,9 +425,11 @@ def _reconcile_data(r, pairs)->dict:
 # %% ../nbs/90_cli.ipynb #8a8db5db
 def _reconcile(a, out)->int:
     "The `reconcile` command: per measure, the tools' means side by side, then the attributions asked for."
+    from rankmetrics_nb.results.reconcile import reconcile_measures
     rs = reconcile_measures(a.qrels, a.run, a.measures or ['nDCG@10'], tools=a.tools, depth=a.depth)
     if a.format == 'json':
         data = {m: _reconcile_data(r, _attributed(r, a.attribute)) for m, r in rs.items()}
+        import json
         print(json.dumps(plain_json(data), indent=1, allow_nan=False), file=out)
         return 0
     for m, r in rs.items():

@@ -4,7 +4,6 @@
 
 # %% ../../nbs/11_engine.ids.ipynb #3f0d27df
 from __future__ import annotations
-import hashlib
 import numpy as np
 from .checks import EvalInputError
 
@@ -19,7 +18,8 @@ def fit_id(b:bytes, # an id
           )->bytes:
     "`b` itself, or for an id longer than `ID_LIMIT` bytes its stand-in (the id is kept for printing)."
     if len(b) <= ID_LIMIT: return b
-    s = b[:ID_LIMIT] + b'\x01' + hashlib.blake2b(b, digest_size=15).digest()
+    from hashlib import blake2b                  # only long ids need it: imported on first use
+    s = b[:ID_LIMIT] + b'\x01' + blake2b(b, digest_size=15).digest()
     if (other := _LONG_IDS.setdefault(s.rstrip(b'\0'), b)) != b:
         raise EvalInputError(f"two different ids share a fingerprint (ids longer than {ID_LIMIT} bytes): {b[:40]!r}… and {other[:40]!r}…")
     return s
@@ -33,7 +33,9 @@ def decode_ids(a:np.ndarray, # byte-string ids, of any shape
               )->np.ndarray:
     "Byte-string ids as text (bytes that are not UTF-8 shown as U+FFFD); stand-ins print as their ids (an object array then)."
     if not a.size: return np.zeros(a.shape, str)
-    out, rows = np.char.decode(a, 'utf-8', 'replace'), long_id_rows(a)
+    try: out = a.astype(f'U{a.dtype.itemsize}')                # ASCII ids, the common case: a cast (7x a decode)
+    except UnicodeDecodeError: out = np.char.decode(a, 'utf-8', 'replace')
+    rows = long_id_rows(a)
     if not len(rows): return out
     out = out.astype(object).ravel()
     out[rows] = [original_id(x).decode('utf-8', 'replace') for x in a.ravel()[rows].tolist()]

@@ -6,7 +6,6 @@
 from __future__ import annotations
 import hashlib, json, os, platform, re
 from pathlib import Path
-from importlib.metadata import version, PackageNotFoundError
 import numpy as np
 from ..engine.checks import EvalInputError
 from ..registry.measures import Measure
@@ -49,9 +48,9 @@ def input_digest(src, # a file path, or a dict / DataFrame / `Qrels` / `Run`
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #0c7c4405
 def package_version()->str:
-    "The installed version of rankmetrics_nb ('unknown' when it is not installed)."
-    try: return version('rankmetrics_nb')
-    except PackageNotFoundError: return 'unknown'
+    "The version of the rankmetrics_nb that runs: its `__version__` (settings.ini's, which the installed metadata repeats)."
+    from rankmetrics_nb import __version__
+    return __version__
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #01b52bb8
 def _file_state(src)->tuple|None:

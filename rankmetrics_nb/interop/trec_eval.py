@@ -4,7 +4,7 @@
 
 # %% ../../nbs/76_interop.trec_eval.ipynb #8ca7dc8a
 from __future__ import annotations
-import difflib, getopt, os, re, sys, tempfile, warnings
+import getopt, os, re, sys, warnings
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -15,7 +15,6 @@ from ..engine.reader import read_bytes, read_text, parse_text
 from ..engine.inputs import Qrels, Run, read_qrels, read_run, ids_text
 from ..engine.keys import distinct
 from ..engine.joins import join
-from ..evaluator.stream import run_blocks
 from ..metrics.trec.measures import trec_queries, check_version
 from ..registry.measures import TREC_MEASURES, NICKNAMES, nickname, measure_table, format_of
 from .trec_output import ZScores, read_zscores, TrecEvalResult, measure_columns, summarise
@@ -44,6 +43,7 @@ def _suggest(text:str)->str:
     "A hint for the unknown measure request `text`: its `-m` spelling if it is a printed name, else the closest names."
     if (hit := _printed_name(text)): return f"; did you mean '{hit[0]}.{hit[1]}' (parameters follow a '.')?"
     lower = {k.lower(): k for k in list(TREC_MEASURES) + list(NICKNAMES)}
+    import difflib                                  # for the suggestions of a bad name, imported then
     close = [lower[c] for c in difflib.get_close_matches(text.partition('.')[0].lower(), list(lower), n=3, cutoff=0.6)]
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "; `-h` lists the measures"
 
@@ -284,6 +284,7 @@ def _run_of(run, rel_format:str, query)->Run|dict:
 # %% ../../nbs/76_interop.trec_eval.ipynb #24b850a9
 def _streamed(s:_Flags, qrels:Qrels, run, runid:str|None, block_bytes:int)->TrecEvalResult:
     "`trec_eval` on a run file read in blocks of whole queries: the same numbers, memory bounded by `block_bytes`."
+    from rankmetrics_nb.evaluator.stream import run_blocks           # the streamed path's reader, imported when a run is streamed
     parts, seen, tail = [], [], []                                   # (tail: the run's last line, for its id when it has none yet)
     for r in run_blocks(run, block_bytes, tail=tail):
         ids = distinct(r.qid)
@@ -425,6 +426,7 @@ def trec_eval_main(argv:list=None, # the arguments after `trec_eval` (default: `
         qrels_path, run_path = a['files']
         tmp = None
         if run_path == '-':
+            import tempfile                                     # a run read from stdin is kept in a temporary file
             tmp = tempfile.NamedTemporaryFile(suffix='.run', delete=False)
             tmp.write(sys.stdin.buffer.read()); tmp.close(); run_path = tmp.name
         try:

@@ -4,7 +4,7 @@
 
 # %% ../../nbs/50_registry.measure_def.ipynb #8d4a3f61
 from __future__ import annotations
-import difflib, math
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 import numpy as np
@@ -120,7 +120,8 @@ class MeasureDef:
         for p in self.params:
             if p.name == name: return p
         have = ', '.join([p.name for p in self.params] + list(self.translate)) or 'none'
-        close = difflib.get_close_matches(name, [p.name for p in self.params] + list(self.translate), n=3, cutoff=0.5)
+        from difflib import get_close_matches      # for the suggestions of a bad name, imported then
+        close = get_close_matches(name, [p.name for p in self.params] + list(self.translate), n=3, cutoff=0.5)
         hint = f"; did you mean {' or '.join(close)}?" if close else ''
         raise EvalInputError(f"{self.name} has no parameter {name!r}{hint} (its parameters: {have})")
 
