@@ -20,7 +20,7 @@ from .results.compare import compare, TESTS, FAMILIES
 from .stats.topic_sets import DESIGNS, topic_set_size, power, ci_width, detectable_difference, residual_variance
 from .evaluator.stream import stream_evaluation, sort_run
 from .evaluator.scale import dask_evaluation, local_cluster, evaluate_runs
-from .results.store import Store
+from .results.store import Store, StaleResultError
 from .evaluator.tie_range import TieWarning
 from .evaluator.provenance import ir_metadata
 from .results.reconcile import reconcile_measures
@@ -200,8 +200,8 @@ def _eval_parser(sub)->argparse.ArgumentParser:
     e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
                    help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
     e.add_argument('--store', metavar='DB', help='also record the per-query values in this results store (SQLite; created if absent)')
-    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
-    e.add_argument('--name', help='with --store: the run name (default: the run file name)')
+    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file, by its path)')
+    e.add_argument('--name', help='with --store: the run name (default: the run file, by its path, shown by its file name)')
     e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
     e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
                    help='note when tied scores could move a value by more than this (default: 0.01)')
@@ -276,17 +276,15 @@ def _compare(a, out)->int:
 def _eval(a, out)->int:
     "The `eval` command: evaluate each run (or with --parts one run over the files), print, report what was left out on stderr."
     runs = _eval_runs(a.runs, a.parts)
-    if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its file name")
+    if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its own path")
     if a.parts and (a.block_mb or a.presort or a.store):
         raise EvalInputError("--parts is read in memory or with Dask, and not stored: drop --block-mb, --presort and --store")
     if a.metadata and a.format == 'json': raise EvalInputError("--metadata: JSON output carries the conventions and digests already")
+    if a.store and Path(a.store).exists(): Store(a.store).close()    # a file that is not a store is refused before evaluating
     dask_runs = (a.workers or a.scheduler) and len(runs) > 1                 # several runs on one cluster, each run a task
     notes = {name: [] for name in runs}
     evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run, notes[name]) for name, run in runs.items()}
-    if a.store:
-        with Store(a.store) as st:
-            for name, e in evals.items():
-                st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
+    if a.store: _store_evaluations(a, evals, runs)
     if a.metadata:
         for name in evals: print(ir_metadata(evals[name], tag=_printable(Path(str(name)).name)), file=out)
     print(format_evaluations(evals, a.format, a.per_query), file=out)
@@ -294,6 +292,18 @@ def _eval(a, out)->int:
         which = f'{name}: ' if len(evals) > 1 else ''
         for line in e.report().splitlines()[1:] + notes[name]: print(f'rankmetrics: note: {which}{line}', file=sys.stderr)
     return 0
+
+# %% ../nbs/90_cli.ipynb #746cb789
+_EVAL_REMEDY = dict(run="its stored results are not reused: pass --replace to drop them and store the new ones, or --name to store it under another name",
+                    qrels="its stored results are not reused: pass --replace to drop every result of the collection and store the new ones, "
+                          "or --collection to store them under another collection name")
+
+def _store_evaluations(a, evals:dict, runs:dict):
+    "`eval --store`: record each run's evaluation (in memory, streamed or Dask); a changed input is one line naming `eval`'s options."
+    with Store(a.store) as st:
+        for name, e in evals.items():
+            try: st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
+            except StaleResultError as err: raise EvalInputError(f"{err.head}; {_EVAL_REMEDY[err.kind]}") from None
 
 # %% ../nbs/90_cli.ipynb #91b369ef
 def _eval_one(a, run, notes:list=None):
@@ -316,10 +326,16 @@ def _eval_one(a, run, notes:list=None):
 
 # %% ../nbs/90_cli.ipynb #1433e12d
 LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
+_LEADERBOARD_REMEDY = dict(run="its stored results are not shown: pass --no-verify to show them anyway, or store it again "
+                               "(rankmetrics eval QRELS RUN --store DB --replace)",
+                           qrels="the collection's stored results are not shown: pass --no-verify to show them anyway, or store "
+                                 "its runs again (rankmetrics eval QRELS RUN --store DB --replace)")
 
 def _leaderboard(a, out)->int:
     "The `leaderboard` command: the stored means of every run, best per measure in bold (markdown, latex)."
-    with Store(a.store, create=False) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
+    try:
+        with Store(a.store, readonly=True) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
+    except StaleResultError as e: raise EvalInputError(f"{e.head}; {_LEADERBOARD_REMEDY[e.kind]}") from None
     t = lb.table()
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
     return 0
