@@ -66,7 +66,8 @@ from .results.compare import compare, Comparison
 from .stats.significance import adjust_pvalues
 from .engine.tables import ResultTable, win_tie_loss
 from .results.plots import forest_plot, differences_plot, distribution_plot, pr_curves
-from .results.store import Store, StoredEvaluation, Leaderboard, StaleResultError
+from .results.store import Store, StoredEvaluation, StaleResultError
+from .results.leaderboard import Leaderboard
 _all_ = ['trec_eval', 'TrecEvalResult', 'read_zscores', 'compare', 'Comparison', 'adjust_pvalues', 'ResultTable', 'win_tie_loss',
          'forest_plot', 'differences_plot', 'distribution_plot', 'pr_curves', 'Store', 'StoredEvaluation', 'Leaderboard',
          'StaleResultError']

@@ -280,11 +280,13 @@ def _eval(a, out)->int:
     if a.parts and (a.block_mb or a.presort or a.store):
         raise EvalInputError("--parts is read in memory or with Dask, and not stored: drop --block-mb, --presort and --store")
     if a.metadata and a.format == 'json': raise EvalInputError("--metadata: JSON output carries the conventions and digests already")
-    if a.store and Path(a.store).exists(): Store(a.store).close()    # a file that is not a store is refused before evaluating
     dask_runs = (a.workers or a.scheduler) and len(runs) > 1                 # several runs on one cluster, each run a task
     notes = {name: [] for name in runs}
     evals = _eval_one(a, runs) if dask_runs else {name: _eval_one(a, run, notes[name]) for name, run in runs.items()}
-    if a.store: _store_evaluations(a, evals, runs)
+    if a.store:
+        with Store(a.store) as st:
+            for name, e in evals.items():
+                st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
     if a.metadata:
         for name in evals: print(ir_metadata(evals[name], tag=_printable(Path(str(name)).name)), file=out)
     print(format_evaluations(evals, a.format, a.per_query), file=out)
@@ -292,18 +294,6 @@ def _eval(a, out)->int:
         which = f'{name}: ' if len(evals) > 1 else ''
         for line in e.report().splitlines()[1:] + notes[name]: print(f'rankmetrics: note: {which}{line}', file=sys.stderr)
     return 0
-
-# %% ../nbs/90_cli.ipynb #746cb789
-_EVAL_REMEDY = dict(run="its stored results are not reused: pass --replace to drop them and store the new ones, or --name to store it under another name",
-                    qrels="its stored results are not reused: pass --replace to drop every result of the collection and store the new ones, "
-                          "or --collection to store them under another collection name")
-
-def _store_evaluations(a, evals:dict, runs:dict):
-    "`eval --store`: record each run's evaluation (in memory, streamed or Dask); a changed input is one line naming `eval`'s options."
-    with Store(a.store) as st:
-        for name, e in evals.items():
-            try: st.add(e, a.qrels, runs[name], a.collection, a.name or (name if a.parts else None), a.depth, a.conventions, a.replace)
-            except StaleResultError as err: raise EvalInputError(f"{err.head}; {_EVAL_REMEDY[err.kind]}") from None
 
 # %% ../nbs/90_cli.ipynb #91b369ef
 def _eval_one(a, run, notes:list=None):
@@ -326,16 +316,10 @@ def _eval_one(a, run, notes:list=None):
 
 # %% ../nbs/90_cli.ipynb #1433e12d
 LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
-_LEADERBOARD_REMEDY = dict(run="its stored results are not shown: pass --no-verify to show them anyway, or store it again "
-                               "(rankmetrics eval QRELS RUN --store DB --replace)",
-                           qrels="the collection's stored results are not shown: pass --no-verify to show them anyway, or store "
-                                 "its runs again (rankmetrics eval QRELS RUN --store DB --replace)")
 
 def _leaderboard(a, out)->int:
     "The `leaderboard` command: the stored means of every run, best per measure in bold (markdown, latex)."
-    try:
-        with Store(a.store, readonly=True) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
-    except StaleResultError as e: raise EvalInputError(f"{e.head}; {_LEADERBOARD_REMEDY[e.kind]}") from None
+    with Store(a.store, readonly=True) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
     t = lb.table()
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
     return 0
@@ -387,7 +371,7 @@ def main(argv:list=None, # arguments (default: the command line)
             return trec_eval_main(argv[1:])
         return _command(_parser().parse_args(argv))
     except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)
-    except EvalInputError as e: print(f'rankmetrics: error: {e}', file=sys.stderr)
+    except EvalInputError as e: print(f'rankmetrics: error: {e.said(argv[0]) if isinstance(e, StaleResultError) else e}', file=sys.stderr)
     except BrokenPipeError:                             # the reader of stdout stopped reading (`| head`): end quietly
         _quiet_stdout()
         return 141                                      # as a command killed by SIGPIPE (128 + 13)

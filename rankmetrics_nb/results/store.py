@@ -25,11 +25,27 @@ __all__ = ['StaleResultError', 'StoredEvaluation', 'Store']
 class StaleResultError(EvalInputError):
     "A run or qrels input whose digest differs from the one its stored results were computed from."
     def __init__(self, head:str, # which input changed: its name, its file and both digests
-                 remedy:str, # what to do, in the caller's words (`replace=True`; a command says its own options)
                  kind:str='run', # which input: "run" or "qrels"
+                 reading:bool=False, # found by a reader's check (`leaderboard`), not while storing
                 ):
-        super().__init__(f"{head}; {remedy}")
-        self.head, self.kind = head, kind
+        self.head, self.kind, self.reading = head, kind, reading
+        super().__init__(self.said())
+    def said(self, command:str=None, # the `rankmetrics` command that prints it (`eval`, `leaderboard`); None: Python's words
+            )->str: # the message, naming only the options of `command` (or the parameters) that resolve it
+        "What changed and what to do, in the words of the caller."
+        return f"{self.head}; {_remedy(self.kind, self.reading, _OPTIONS.get(command, _OPTIONS[None]))}"
+
+_OPTIONS = {None: dict(replace='replace=True', name='name=', collection='collection=', verify='verify=False'),
+            'eval': dict(replace='--replace', name='--name', collection='--collection'),
+            'leaderboard': dict(verify='--no-verify', replace='`rankmetrics eval ... --store DB --replace`')}
+
+def _remedy(kind:str, reading:bool, o:dict)->str:
+    "What to do about a changed run or qrels, with the options `o` (`_OPTIONS`)."
+    it, them = ('it', 'its') if kind == 'run' else ('its runs', "the collection's")
+    if reading: return f"{them} stored results are not shown: pass {o['verify']} to read them anyway, or evaluate {it} again and store with {o['replace']}"
+    if kind == 'run': return f"its stored results are not reused: pass {o['replace']} to drop them and store the new ones, or give it another name ({o['name']})"
+    return (f"its stored results are not reused: pass {o['replace']} to drop every result of the collection and store the new ones, "
+            f"or give it another collection name ({o['collection']})")
 
 # %% ../../nbs/86_results.store.ipynb #8521ab3f
 _KEY = ('ties', 'rel', 'depth', 'queries', 'empty', 'conventions')   # what tells two evaluations of a run apart
@@ -118,16 +134,11 @@ def _facts(e, depth, conventions)->dict:
                 empty=empty or '', conventions=conventions or '', n_ret=n_ret, in_run=in_run)
 
 # %% ../../nbs/86_results.store.ipynb #b42890ba
-_REMEDY = dict(run="its stored results are not reused: pass replace=True to drop them and store the new ones, or give it "
-                   "another name (name=)",
-               qrels="its stored results are not reused: pass replace=True to drop every result of the collection and "
-                     "store the new ones, or give it another collection name (collection=)")
-
 def _stale(kind:str, # "run" or "qrels"
            name:str, # its stored name
            old:tuple, # (digest, source) stored
            new:dict, # its `input_digest` now
-           remedy:str=None, # what to do; None: `_REMEDY`'s
+           reading:bool=False, # found by a reader's check, not while storing
           )->StaleResultError:
     "The error for an input whose digest changed: which one, its file, both digests, and what to do."
     what, (digest, source) = 'run' if kind == 'run' else 'qrels of collection', old
@@ -139,7 +150,7 @@ def _stale(kind:str, # "run" or "qrels"
         src = f" ({new['source']})" if new['source'] else ''
         head = (f"{what} {name!r}{src} has changed since its results were stored: stored digest {short(digest)}, "
                 f"now {short(new['digest'])}")
-    return StaleResultError(head, remedy or _REMEDY[kind], kind)
+    return StaleResultError(head, kind, reading)
 
 # %% ../../nbs/86_results.store.ipynb #8c8d01e2
 def _upsert(db, table:str, where:dict, ident:dict, replace:bool, stale)->int:
@@ -378,10 +389,6 @@ Store.evaluate = _store_evaluate
 # %% ../../nbs/86_results.store.ipynb #7e6b9367
 _FILES = ('SELECT c.name, r.name, r.digest, r.source, r.size, r.mtime, c.digest, c.source, c.size, c.mtime '
           'FROM runs r JOIN collections c ON c.id = r.collection WHERE r.id = ?')
-_READING = dict(run="its stored results are not shown: evaluate it again and store it with replace=True, or pass "
-                    "verify=False to read them anyway",
-                qrels="the collection's stored results are not shown: evaluate its runs again and store them with "
-                      "replace=True, or pass verify=False to read them anyway")
 
 def _verify(self:Store, run_ids:list):
     "Refuse runs (and their qrels) whose file, still where it was read, has changed (size or time differ, then digest)."
@@ -391,7 +398,7 @@ def _verify(self:Store, run_ids:list):
             if src is None or not Path(src).is_file(): continue
             st = Path(src).stat()
             if (st.st_size, st.st_mtime_ns) != (size, mtime) and (new := input_digest(src))['digest'] != digest:
-                raise _stale(kind, name, (digest, src), new, _READING[kind])
+                raise _stale(kind, name, (digest, src), new, reading=True)
 Store._verify = _verify
 
 # %% ../../nbs/86_results.store.ipynb #159a5a9c
