@@ -147,6 +147,8 @@ def test_reading_a_store_writes_nothing(tmp_path, capsys):
     db = tmp_path / 'results.db'
     with Store(db) as st: st.evaluate(P['qrels'], P['bm25'], ['AP'], collection='example')
     before = db.read_bytes()
+    assert _cli(capsys, 'leaderboard', db)[0] == 0
+    assert db.read_bytes() == before
     with Store(db, readonly=True) as st:
         assert st.leaderboard().rows == [('example', 'example-bm25.run')]
         with pytest.raises(EvalInputError, match='read-only'): st.evaluate(P['qrels'], P['rerank'], ['AP'], collection='example')
@@ -187,11 +189,11 @@ def test_a_store_of_an_unknown_version_is_refused(tmp_path, capsys):
     db = tmp_path / 'new.db'
     with Store(db) as st: st.db.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
     before = db.read_bytes()
+    status, _, err = _cli(capsys, 'leaderboard', db)
+    assert status == 2 and 'schema version 99' in _error_line(err)
     for readonly in (True, False):
         with pytest.raises(EvalInputError, match='schema version 99.*this version of rankmetrics_nb reads version 2'):
             Store(db, readonly=readonly)
-    status, _, err = _cli(capsys, 'leaderboard', db)
-    assert status == 2 and 'schema version 99' in _error_line(err)
     assert db.read_bytes() == before
 
 # --- damage and odd paths: one line
@@ -209,10 +211,10 @@ def _damaged(tmp_path)->Path:
 
 def test_a_damaged_store_is_one_clear_error(tmp_path, capsys):
     db = _damaged(tmp_path)
-    with pytest.raises(EvalInputError, match='damaged'):
-        with Store(db, readonly=True) as st: st.leaderboard(verify=False)
     status, _, err = _cli(capsys, 'leaderboard', db, '--no-verify')
     assert status == 2 and str(db) in _error_line(err)
+    with pytest.raises(EvalInputError, match='damaged'):
+        with Store(db, readonly=True) as st: st.leaderboard(verify=False)
 
 def test_a_truncated_or_foreign_file_is_one_clear_error(tmp_path, capsys):
     db = tmp_path / 'results.db'
