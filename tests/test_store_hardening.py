@@ -333,3 +333,30 @@ def test_an_empty_run_is_stored_and_shown_as_empty(tmp_path, capsys):
     else:
         status, out, err = _cli(capsys, 'leaderboard', db, '--format', 'csv')
         assert status == 0, err
+
+@pytest.fixture
+def readonly_folder(tmp_path):
+    "A function that makes a folder read-only (as root: a tmpfs mounted read-only there; skipped where that cannot be done)."
+    import subprocess
+    mounted = []
+    def make(folder:Path):
+        if os.geteuid() != 0: folder.chmod(0o555); return
+        keep = tmp_path / 'kept'; shutil.copytree(folder, keep)
+        if subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', str(folder)], capture_output=True).returncode:
+            pytest.skip('a read-only folder needs mount (root) or an unprivileged user')
+        mounted.append(folder)
+        for f in keep.iterdir(): shutil.copy(f, folder / f.name)
+        subprocess.run(['mount', '-o', 'remount,ro', str(folder)], check=True)
+    yield make
+    for folder in mounted: subprocess.run(['umount', str(folder)])
+    if os.geteuid() != 0: (tmp_path / 'ro').chmod(0o755)
+
+def test_a_store_in_a_read_only_folder_is_read_and_refuses_writes_in_one_line(tmp_path, capsys, readonly_folder):
+    folder = tmp_path / 'ro'; folder.mkdir()
+    with Store(folder / 'results.db') as st: st.evaluate(P['qrels'], P['bm25'], ['AP'], collection='example')
+    readonly_folder(folder)
+    status, out, err = _cli(capsys, 'leaderboard', folder / 'results.db', '--format', 'csv')
+    assert status == 0 and out.splitlines()[1] == f"example,example-bm25.run,{_ap(P['bm25'])!r}", err
+    for db in ('results.db', 'new.db'):
+        status, _, err = _cli(capsys, 'eval', P['qrels'], P['rerank'], '-m', 'AP', '--store', folder / db)
+        assert status == 2 and 'read-only' in _error_line(err), err

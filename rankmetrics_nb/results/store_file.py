@@ -147,20 +147,33 @@ def _prepare(db:_Db, # a writer's connection
     finally: db.execute('PRAGMA foreign_keys = ON')
 
 # %% ../../nbs/84_results.store_file.ipynb #9e5d4031
-def _sqlite(path:str, timeout:float, readonly:bool)->sqlite3.Connection:
-    "The connection: read-only through SQLite's `mode=ro` URI, else as a writer; autocommit (transactions are explicit)."
-    target = f"file:{quote(os.path.abspath(path))}?mode=ro" if readonly else path
-    try: con = sqlite3.connect(target, timeout=timeout, isolation_level=None, uri=readonly)
-    except sqlite3.Error as e: raise _sql_error(path, e) from None
+def _opened(target:str, timeout:float, uri:bool)->sqlite3.Connection:
+    "A connection in autocommit mode (transactions are explicit), the file opened (SQLite opens it at the first statement)."
+    con = sqlite3.connect(target, timeout=timeout, isolation_level=None, uri=uri)
+    con.execute('SELECT count(*) FROM sqlite_master').fetchall()
     con.create_function('rankmetrics_own_file', 2, _own_file, deterministic=True)
     return con
 
+def _sqlite(path:str, timeout:float, readonly:bool)->sqlite3.Connection:
+    "The connection: read-only through SQLite's `mode=ro` URI (in a read-only folder, as an unchanging file), else as a writer."
+    uri, wal = f"file:{quote(os.path.abspath(path))}?mode=ro", Path(path + '-wal')
+    try:
+        try: return _opened(uri if readonly else path, timeout, readonly)
+        except sqlite3.OperationalError as e:      # a WAL store in a read-only folder: no -shm can be made beside it
+            if not readonly or 'unable to open' not in str(e) or (wal.is_file() and wal.stat().st_size): raise
+            return _opened(uri + '&immutable=1', timeout, True)    # (nothing is pending in a -wal: the file is all there is)
+    except sqlite3.ProgrammingError: raise
+    except sqlite3.DatabaseError as e: raise _sql_error(path, e) from None
+
 def _check_path(path:str, create:bool, readonly:bool):
-    "Refuse a folder, a missing store a reader asks for, and a new store in a folder that does not exist."
+    "Refuse a folder, a missing store a reader asks for, and a store a writer cannot write (its folder missing or read-only)."
     p = Path(path)
     if p.is_dir(): raise EvalInputError(f"{path} is a folder, not a results store file")
     if (readonly or not create) and not p.is_file(): raise EvalInputError(f"no results store at {path}")
+    if readonly: return
     if not p.parent.is_dir(): raise EvalInputError(f"cannot create the results store {path}: the folder {p.parent} does not exist")
+    if not os.access(p.parent, os.W_OK) or (p.is_file() and not os.access(p, os.W_OK)):
+        raise EvalInputError(f"results store {path} cannot be written: {'it' if p.is_file() and not os.access(p, os.W_OK) else 'its folder'} is read-only")
 
 # %% ../../nbs/84_results.store_file.ipynb #644e89bf
 def open_store(path, # the store's file
