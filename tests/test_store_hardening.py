@@ -360,3 +360,12 @@ def test_a_store_in_a_read_only_folder_is_read_and_refuses_writes_in_one_line(tm
     for db in ('results.db', 'new.db'):
         status, _, err = _cli(capsys, 'eval', P['qrels'], P['rerank'], '-m', 'AP', '--store', folder / db)
         assert status == 2 and 'read-only' in _error_line(err), err
+
+def test_forget_never_drops_two_runs_that_share_a_file_name(tmp_path):
+    a, b = _two_runs_one_file_name(tmp_path)
+    with Store(tmp_path / 'results.db') as st:
+        for r in (a, b): st.evaluate(P['qrels'], r, ['AP'], collection='example')
+        with pytest.raises(EvalInputError, match=r"run 'run' names 2 stored runs"): st.forget('run')
+        assert st.forget(str(a)) == 1 and st.leaderboard().rows == [('example', 'run')]
+        st.evaluate(P['qrels'], b, ['AP'], collection='other'); st.forget(str(b), 'example')
+        assert st.forget(collection='example') == 0 and st.db.execute('SELECT name FROM collections').fetchall() == [('other',)]

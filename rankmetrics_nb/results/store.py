@@ -447,10 +447,10 @@ def _forget(self:Store, run:str=None, # a run's name or path; None: every run of
     hits = self._runs_where(collection, run)
     if run is not None and len(hits) > len({h[5] for h in hits}):      # a name two runs of one collection share
         raise EvalInputError(f"run {run!r} names {len(hits)} stored runs ({_where_text(hits, 1)}): give its path")
-    colls = {h[5] for h in hits} if run is None else set()
+    colls = [] if run is not None else self.db.execute('SELECT id FROM collections WHERE name = ? OR path = ?', (str(collection), _as_path(collection)))
     def work():
         for h in hits: self.db.execute('DELETE FROM runs WHERE id = ?', (h[2],))
-        for cid in colls: self.db.execute('DELETE FROM collections WHERE id = ?', (cid,))
+        for (cid,) in colls: self.db.execute('DELETE FROM collections WHERE id = ?', (cid,))
     _transaction(self.db, work)
     return len(hits)
 Store.forget = _forget
