@@ -42,7 +42,8 @@ _PUBLIC = {
     'stats.significance': 'adjust_pvalues',
     'engine.tables': 'ResultTable win_tie_loss',
     'results.plots': 'forest_plot differences_plot distribution_plot pr_curves',
-    'results.store': 'Store StoredEvaluation Leaderboard StaleResultError',
+    'results.store': 'Store StoredEvaluation StaleResultError',
+    'results.leaderboard': 'Leaderboard',
     # conventions, provenance, reconciling tools, diagnosis, ties
     'registry.conventions': 'CONVENTIONS convention conventions_table',
     'evaluator.provenance': 'check_comparable ir_metadata',

@@ -107,8 +107,8 @@ def _eval_parser(sub)->argparse.ArgumentParser:
     e.add_argument('--conventions', choices=list(CONVENTIONS), default=None,
                    help="a tool's conventions (tie policy, queries, --empty, measure parameters); a parameter written in a measure name wins")
     e.add_argument('--store', metavar='DB', help='also record the per-query values in this results store (SQLite; created if absent)')
-    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file name)')
-    e.add_argument('--name', help='with --store: the run name (default: the run file name)')
+    e.add_argument('--collection', help='with --store: the collection name (default: the qrels file, by its path)')
+    e.add_argument('--name', help='with --store: the run name (default: the run file, by its path, shown by its file name)')
     e.add_argument('--replace', action='store_true', help='with --store: a run or qrels file that changed replaces its stored results')
     e.add_argument('--warn-ties', type=_number(0, open_ends=False), default=0.01,
                    help='note when tied scores could move a value by more than this (default: 0.01)')
@@ -202,7 +202,7 @@ def _eval(a, out)->int:
     from rankmetrics_nb.results.formats import format_evaluations
     from rankmetrics_nb.evaluator.provenance import ir_metadata
     runs = _eval_runs(a.runs, a.parts)
-    if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its file name")
+    if a.name and len(runs) > 1: raise EvalInputError("--name names one run; with several runs each is stored under its own path")
     if a.parts and (a.block_mb or a.presort or a.store):
         raise EvalInputError("--parts is read in memory or with Dask, and not stored: drop --block-mb, --presort and --store")
     if a.metadata and a.format == 'json': raise EvalInputError("--metadata: JSON output carries the conventions and digests already")
@@ -250,7 +250,7 @@ LEADERBOARD_FORMATS = ('table', 'markdown', 'latex', 'csv')
 def _leaderboard(a, out)->int:
     "The `leaderboard` command: the stored means of every run, best per measure in bold (markdown, latex)."
     from rankmetrics_nb.results.store import Store
-    with Store(a.store, create=False) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
+    with Store(a.store, readonly=True) as st: lb = st.leaderboard(a.collections, a.measures, verify=not a.no_verify)
     t = lb.table()
     print(dict(table=t.to_text, markdown=t.to_markdown, latex=t.to_latex, csv=lambda: lb.to_csv())[a.format](), file=out)
     return 0
@@ -305,7 +305,7 @@ def main(argv:list=None, # arguments (default: the command line)
             return trec_eval_main(argv[1:])
         return _command(_parser(next(iter(argv), None)).parse_args(argv))
     except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)
-    except EvalInputError as e: print(f'rankmetrics: error: {e}', file=sys.stderr)
+    except EvalInputError as e: print(f'rankmetrics: error: {e.said(argv[0]) if hasattr(e, "said") else e}', file=sys.stderr)
     except BrokenPipeError:                             # the reader of stdout stopped reading (`| head`): end quietly
         _quiet_stdout()
         return 141                                      # as a command killed by SIGPIPE (128 + 13)

@@ -123,8 +123,8 @@ def table_html(t:ResultTable, # the table
 
 # %% ../../nbs/20_engine.tables.ipynb #8c5ac91d
 def _md_cell(c:Cell)->str:
-    "A pipe-table cell: `|` escaped, `**bold**`, `<u>`, `<sup>`."
-    s = c.text.replace('|', '\\|')
+    "A pipe-table cell: `<`, `>`, `&` as HTML entities (a name is never markup) and `|` escaped, `**bold**`, `<u>`, `<sup>`."
+    s = html.escape(c.text, quote=False).replace('|', '\\|')
     if c.underline: s = f'<u>{s}</u>'
     if c.bold: s = f'**{s}**'
     return s + (f'<sup>{c.sup}</sup>' if c.sup else '')
