@@ -13,10 +13,9 @@ import numpy as np
 from .checks import (EvalInputError, QueryMismatchWarning, check_k, check_rel, check_choice,
                                           check_queries)
 from .kit import Batch, SubtopicBatch, Ranking
-from .ids import original_id
-from .ids import long_id_rows
+from .ids import original_id, long_id_rows
 from .inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
-from .keys import (query_stretches, query_codes, spread, code_at, queries_together, positions,
+from .keys import (join_pool, query_stretches, query_codes, spread, code_at, queries_together, positions,
                                         distinct, doc_words, id_words, checked_hash, judged_rows, pair_matcher,
                                         doc_hash)
 from .order import TIE_POLICIES, judged_ranks
@@ -365,31 +364,6 @@ def _sorted_batch(run, ordering, rq, hit, j, ids, qq, qrels, per_query, keep, in
     if ties == 'expected': b.tie_groups = _expected_groups(b, np.where(keep[rq], (np.cumsum(keep) - 1)[rq], -1), run.score, depth)
     return b
 
-# %% ../../nbs/19_engine.joins.ipynb #8517a7c2
-_THREADED_ROWS = 1 << 15        # a run of this many rows or more is ordered and matched on two threads
-
-class _Done:
-    "A call already made, read as a future is read: its value, or the error it raised, at `result()`."
-    def __init__(self, value=None, error:BaseException=None): self.value, self.error = value, error
-    def result(self):
-        if self.error is not None: raise self.error
-        return self.value
-
-class _InThisThread:
-    "An executor for a small join: each call runs at once in the caller's thread (no thread started, nothing imported)."
-    def __enter__(self): return self
-    def __exit__(self, *exc): return False
-    def submit(self, fn, *args)->_Done:
-        try: return _Done(fn(*args))
-        except Exception as e: return _Done(error=e)
-
-def _pool(n:int, # the rows of the run
-         ):
-    "Two threads for a large join (numpy releases the GIL), the caller's thread alone for a small one."
-    if n < _THREADED_ROWS: return _InThisThread()
-    from concurrent.futures import ThreadPoolExecutor
-    return ThreadPoolExecutor(2)
-
 # %% ../../nbs/19_engine.joins.ipynb #9a74f4be
 def _joined(qrels, run, ties:str, rel, depth, queries:str)->Batch:
     "`join` of checked settings, without the warning."
@@ -401,7 +375,7 @@ def _joined(qrels, run, ties:str, rel, depth, queries:str)->Batch:
     n, qq, how = len(run), spread(qfirst, qcode, len(qrels)), dict(rel=rel, ties=ties, queries=queries, depth=depth)
     counted = _COUNT_RANKS and ties in ('trec', 'double') and queries_together(first, code)   # as in run files
     rq = None if counted else spread(first, code, n)              # every row's query code, for the sort
-    with _pool(n) as pool:                       # numpy releases the GIL: order, hash, match and check on both cores
+    with join_pool(n) as pool:                       # numpy releases the GIL: order, hash, match and check on both cores
         ordering = None if counted else pool.submit(TIE_POLICIES[ties], rq, run.score, run.docno, run.rank)
         keymap, judged = _keys(run, ids, qrels, qq)
         hit, j = judged_rows(run.docno, first, code, keymap[code], ids, run.source, judged, pool)

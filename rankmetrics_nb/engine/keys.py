@@ -4,16 +4,16 @@
 
 # %% ../../nbs/16_engine.keys.ipynb #f9060fd3
 from __future__ import annotations
+from typing import NamedTuple
 import os
 import numpy as np
 from .checks import EvalInputError
-from .ids import ID_LIMIT
-from .ids import long_id_ranks
+from .ids import ID_LIMIT, long_id_ranks
 from .reader import data_row_lines
 from .inputs import id_at
 
 # %% auto #0
-__all__ = []
+__all__ = ['join_pool']
 
 # %% ../../nbs/16_engine.keys.ipynb #d4ec6c8c
 BLOCK = 1 << 18   # rows per block: big array passes run block by block, so temporaries stay small and reused
@@ -369,6 +369,25 @@ def _scan(first, key, docno, n_words:int, match:_Matcher, lo:int, hi:int)->tuple
         hit, j = match(h)
         out[0].append(hit + a); out[1].append(j); out[2].append(_repeat_candidates(h, lens, table) + a)
     return tuple(np.concatenate(x) for x in out)
+
+# %% ../../nbs/16_engine.keys.ipynb #962e66af
+class _InThisThread:
+    "A small join's executor: each call made at once in the caller's thread (no thread started, nothing imported)."
+    def __enter__(self): return self
+    def __exit__(self, *exc): return False
+    def submit(self, fn, *args)->'_Made': return _Made(fn(*args))
+
+class _Made(NamedTuple):
+    "A call already made, read as its future would be."
+    value: object
+    def result(self): return self.value
+
+def join_pool(rows:int, # the rows of the run
+             ):
+    "The executor a join orders and matches on: two threads for a large run (numpy releases the GIL), the caller's alone below 32,768 rows."
+    if rows < 1 << 15: return _InThisThread()
+    from concurrent.futures import ThreadPoolExecutor
+    return ThreadPoolExecutor(2)
 
 # %% ../../nbs/16_engine.keys.ipynb #6c1e1bc1
 def _scan_run(first, key, docno, n_words:int, match:_Matcher, pool=None)->tuple:

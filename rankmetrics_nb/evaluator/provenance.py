@@ -4,7 +4,7 @@
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #e558c586
 from __future__ import annotations
-import hashlib, json, os, platform, re
+import hashlib, json, os, platform, re, sys
 from pathlib import Path
 import numpy as np
 from ..engine.checks import EvalInputError
@@ -49,8 +49,7 @@ def input_digest(src, # a file path, or a dict / DataFrame / `Qrels` / `Run`
 # %% ../../nbs/60_evaluator.provenance.ipynb #0c7c4405
 def package_version()->str:
     "The version of the rankmetrics_nb that runs: its `__version__` (settings.ini's, which the installed metadata repeats)."
-    from rankmetrics_nb import __version__
-    return __version__
+    return sys.modules['rankmetrics_nb'].__version__      # the package root, imported before any of its modules
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #01b52bb8
 def _file_state(src)->tuple|None:
