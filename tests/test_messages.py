@@ -1,0 +1,46 @@
+"""Messages that lead somewhere: what an error or a note says is in the user's terms and points at the user's own line."""
+import warnings
+import numpy as np
+import pytest
+from rankmetrics_nb import example_paths
+from rankmetrics_nb.cli import main
+from rankmetrics_nb.engine.checks import EvalInputError
+from rankmetrics_nb.registry.measures import parse_measure
+
+QRELS, RUN = str(example_paths()['qrels']), str(example_paths()['bm25'])
+
+def cli(capsys, *args)->tuple:
+    "(status, stdout, stderr) of `rankmetrics ARGS`."
+    rc = main(list(args))
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+# -- unknown names: suggestions in the syntax the user wrote
+
+def test_unknown_name_suggests_ours_with_the_cutoff(capsys):
+    rc, _, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'ndgc@10')
+    assert rc == 2 and err.startswith("rankmetrics: error: unknown measure 'ndgc@10'; did you mean nDCG@10, "), err
+    assert 'ndcg_rel' not in err and ', dcg' not in err
+
+def test_unknown_name_keeps_parameters_and_reads_trec_cutoffs_as_ours():
+    with pytest.raises(EvalInputError, match=r"did you mean nDCG\(gain=exp\)@5"): parse_measure('ndgc(gain=exp)@5')
+    with pytest.raises(EvalInputError, match=r"did you mean nDCG@10\?"): parse_measure('ndgc_cut_10')
+
+def test_trec_eval_command_still_suggests_trec_eval_names(capsys):
+    rc, _, err = cli(capsys, 'trec_eval', '-m', 'ndgc', QRELS, RUN)
+    assert rc != 0 and "did you mean 'ndcg'" in err, err
+
+# -- several measures in one -m value
+
+def test_comma_list_in_m_says_how_to_write_it(capsys):
+    rc, _, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'nDCG@10,AP')
+    assert rc == 2 and "'nDCG@10,AP' is 2 measures: write -m nDCG@10 AP" in err, err
+    assert 'cutoff' not in err
+    rc, _, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'P@5,10')
+    assert rc == 2 and 'write -m P@5 P@10' in err, err
+
+def test_commas_inside_brackets_and_trec_eval_lists_still_work(capsys):
+    rc, out, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'nDCG(gain=exp,discount=log2)@10', 'AP')
+    assert rc == 0, err
+    rc, out, err = cli(capsys, 'trec_eval', '-m', 'P.5,10', QRELS, RUN)
+    assert rc == 0 and 'P_5 ' in out and 'P_10 ' in out, err
