@@ -44,3 +44,18 @@ def test_commas_inside_brackets_and_trec_eval_lists_still_work(capsys):
     assert rc == 0, err
     rc, out, err = cli(capsys, 'trec_eval', '-m', 'P.5,10', QRELS, RUN)
     assert rc == 0 and 'P_5 ' in out and 'P_10 ' in out, err
+
+# -- QRELS and RUN swapped
+
+def test_swapped_files_are_named_as_such(capsys):
+    rc, _, err = cli(capsys, 'eval', RUN, QRELS, '-m', 'AP')
+    assert rc == 2 and 'found 6 (is this a run file? the qrels come first)' in err, err
+    from rankmetrics_nb import evaluate
+    with pytest.raises(EvalInputError, match=r'found 4 \(is this a qrels file\? the qrels come first\)'): evaluate(QRELS, QRELS, ['AP'])
+
+def test_swapped_frames_are_named_as_such():
+    pd = pytest.importorskip('pandas')
+    from rankmetrics_nb import evaluate
+    qrels = pd.DataFrame(dict(query_id=['q1'], doc_id=['d1'], relevance=[1]))
+    run = pd.DataFrame(dict(query_id=['q1'], doc_id=['d1'], score=[1.0]))
+    with pytest.raises(EvalInputError, match='is this a run DataFrame'): evaluate(run, qrels, ['AP'])
