@@ -59,3 +59,11 @@ def test_swapped_frames_are_named_as_such():
     qrels = pd.DataFrame(dict(query_id=['q1'], doc_id=['d1'], relevance=[1]))
     run = pd.DataFrame(dict(query_id=['q1'], doc_id=['d1'], score=[1.0]))
     with pytest.raises(EvalInputError, match='is this a run DataFrame'): evaluate(run, qrels, ['AP'])
+
+# -- diagnose's depth
+
+def test_diagnose_checks_k():
+    from rankmetrics_nb import diagnose
+    with pytest.raises(EvalInputError, match='k must be a positive number of ranks; got -1'): diagnose(QRELS, RUN, k=-1)
+    with pytest.raises(EvalInputError, match='k must be a positive number of ranks; got 0'): diagnose(QRELS, RUN, k=0)
+    assert diagnose(QRELS, RUN, 'AP').k == 10 and diagnose(QRELS, RUN, 'nDCG@5').k == 5 and diagnose(QRELS, RUN, k=3).k == 3
