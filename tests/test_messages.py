@@ -67,3 +67,28 @@ def test_diagnose_checks_k():
     with pytest.raises(EvalInputError, match='k must be a positive number of ranks; got -1'): diagnose(QRELS, RUN, k=-1)
     with pytest.raises(EvalInputError, match='k must be a positive number of ranks; got 0'): diagnose(QRELS, RUN, k=0)
     assert diagnose(QRELS, RUN, 'AP').k == 10 and diagnose(QRELS, RUN, 'nDCG@5').k == 5 and diagnose(QRELS, RUN, k=3).k == 3
+
+# -- warnings point at the user's line
+
+TIED_QRELS, TIED_RUN = {'q1': {'a': 1, 'b': 0}, 'q2': {'c': 1}}, {'q1': {'a': 1.0, 'b': 1.0}, 'q3': {'c': 1.0}}
+
+def caught(call, category)->list:
+    "The warnings of `category` that `call()` raises."
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        call()
+    return [x for x in w if issubclass(x.category, category)]
+
+@pytest.mark.parametrize('name', ['evaluate', 'evaluate files', 'evaluation', 'join', 'trec_eval'])
+def test_warnings_point_at_the_callers_line(name):
+    import rankmetrics_nb as rm
+    from rankmetrics_nb.engine.checks import QueryMismatchWarning
+    from rankmetrics_nb.evaluator.tie_range import TieWarning
+    calls = dict(evaluate=lambda: rm.evaluate(TIED_QRELS, TIED_RUN, ['AP']),
+                 evaluation=lambda: rm.evaluation(TIED_QRELS, TIED_RUN, ['AP']),
+                 join=lambda: rm.join(TIED_QRELS, TIED_RUN),
+                 trec_eval=lambda: rm.trec_eval(TIED_QRELS, TIED_RUN, ['map']),
+                 **{'evaluate files': lambda: rm.evaluate(QRELS, RUN, ['AP'])})
+    found = caught(calls[name], (QueryMismatchWarning, TieWarning))
+    assert found, name
+    assert all(w.filename == __file__ for w in found), [(w.category.__name__, w.filename, w.lineno) for w in found]
