@@ -4,7 +4,7 @@
 
 # %% ../nbs/90_cli.ipynb #7983c5cd
 from __future__ import annotations
-import argparse, csv, glob, io, json, math, os, sys, warnings
+import argparse, csv, glob, io, json, logging, math, os, sys, warnings
 from pathlib import Path
 import numpy as np
 from .engine.checks import EvalInputError, QueryMismatchWarning
@@ -337,7 +337,7 @@ def _dask_eval(a, run, ms, kw):
     "`eval` with Dask (a new local cluster of `--workers` processes, or the scheduler at `--scheduler`): a run, or {name: run}."
     try: from distributed import Client
     except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
-    cluster = None if a.scheduler else local_cluster(a.workers)
+    cluster = None if a.scheduler else local_cluster(a.workers, silence_logs=logging.CRITICAL)   # the error is the one line below
     try:
         try: client = Client(a.scheduler or cluster, timeout='10s')
         except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None

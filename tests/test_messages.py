@@ -92,3 +92,15 @@ def test_warnings_point_at_the_callers_line(name):
     found = caught(calls[name], (QueryMismatchWarning, TieWarning))
     assert found, name
     assert all(w.filename == __file__ for w in found), [(w.category.__name__, w.filename, w.lineno) for w in found]
+
+# -- eval --workers: Dask's worker log stays quiet
+
+def test_workers_error_is_one_line(tmp_path):
+    pytest.importorskip('distributed')
+    import subprocess, sys
+    bad = tmp_path/'bad.run'
+    bad.write_text('101 Q0 d1 1 1.5 r\n101 Q0 d2 2 NaN r\n')
+    r = subprocess.run([sys.executable, '-m', 'rankmetrics_nb', 'eval', QRELS, str(bad), '--workers', '2', '-m', 'AP'],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2
+    assert r.stderr == f"rankmetrics: error: {bad}, line 2: score 'NaN' is not a finite number: '101 Q0 d2 2 NaN r'\n", r.stderr
