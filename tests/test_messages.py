@@ -104,3 +104,16 @@ def test_workers_error_is_one_line(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 2
     assert r.stderr == f"rankmetrics: error: {bad}, line 2: score 'NaN' is not a finite number: '101 Q0 d2 2 NaN r'\n", r.stderr
+
+# -- diversity measures against a plain qrels
+
+def test_diversity_measures_refuse_a_plain_qrels(tmp_path, capsys):
+    from rankmetrics_nb import evaluate
+    with pytest.raises(EvalInputError, match=r"alpha_nDCG@10 reads diversity qrels .* the second column is '0' in every line"):
+        evaluate(QRELS, RUN, ['alpha_nDCG@10'])
+    with pytest.raises(EvalInputError, match='no subtopics'): evaluate(QRELS, RUN, ['ERR_IA@10'], block_bytes=4096)   # streamed too
+    rc, _, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'alpha_nDCG@10')
+    assert rc == 2 and 'have no subtopics' in err and err.count('\n') == 1, err
+    one = tmp_path/'one.qrels'                              # one subtopic a query, numbered as diversity qrels number them
+    one.write_text('q1 1 a 1\nq1 1 b 0\n')
+    assert evaluate(str(one), {'q1': {'a': 2.0, 'b': 1.0}}, ['alpha_nDCG@10']) == {'alpha_nDCG@10': 1.0}
