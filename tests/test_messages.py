@@ -117,3 +117,27 @@ def test_diversity_measures_refuse_a_plain_qrels(tmp_path, capsys):
     one = tmp_path/'one.qrels'                              # one subtopic a query, numbered as diversity qrels number them
     one.write_text('q1 1 a 1\nq1 1 b 0\n')
     assert evaluate(str(one), {'q1': {'a': 2.0, 'b': 1.0}}, ['alpha_nDCG@10']) == {'alpha_nDCG@10': 1.0}
+
+# -- run names in Markdown and HTML tables are text, never markup
+
+def test_run_names_are_escaped_in_markdown_and_html():
+    from rankmetrics_nb import compare
+    names = ['<img src=x onerror=alert(1)>', 'a|b\nc']
+    c = compare(QRELS, dict(zip(names, [RUN, str(example_paths()['rerank'])])), ['AP'])
+    md, h = c.to_markdown(), c.to_html()
+    assert '<img' not in md and '&lt;img src=x onerror=alert(1)&gt;' in md
+    assert 'a\\|b c' in md
+    assert all(line.startswith('|') for line in md.split('\n\n')[0].splitlines())     # one table row per run
+    assert '<img' not in h and '&lt;img src=x onerror=alert(1)&gt;' in h
+
+# -- counts agree with their nouns; p-values are never a false zero
+
+def test_mean_of_one_query():
+    from rankmetrics_nb import evaluate
+    m = evaluate({'q1': {'a': 1}}, {'q1': {'a': 1.0}}, ['AP'])['AP']
+    assert repr(m) == '1.0 (mean of 1 query)'
+
+def test_tiny_adjusted_p_prints_as_below_the_smallest_printed(capsys):
+    rc, out, err = cli(capsys, 'compare', QRELS, RUN, str(example_paths()['rerank']), '--test', 'randomisation')
+    assert rc == 0, err
+    assert '< 0.0001 *' in out and '0.0000' not in out, out

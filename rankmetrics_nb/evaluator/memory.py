@@ -119,7 +119,7 @@ class Evaluation(PerQueryValues):
     def report(self)->str: return self.batch.report()
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
-        return f"Evaluation({len(self.qids)} queries: {s})"
+        return f"Evaluation({plural(len(self.qids), 'query', 'queries')}: {s})"
     def _json_fields(self)->dict: return dict(empty=self.empty, ties=self.batch.ties)
     @classmethod
     def _from_dict(cls, d:dict)->Evaluation:
