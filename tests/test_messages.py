@@ -141,3 +141,16 @@ def test_tiny_adjusted_p_prints_as_below_the_smallest_printed(capsys):
     rc, out, err = cli(capsys, 'compare', QRELS, RUN, str(example_paths()['rerank']), '--test', 'randomisation')
     assert rc == 0, err
     assert '< 0.0001 *' in out and '0.0000' not in out, out
+
+# -- evaluate_runs: one result per run, never two runs folded into one
+
+def test_evaluate_runs_refuses_repeated_runs(tmp_path, monkeypatch):
+    import shutil
+    from rankmetrics_nb.evaluator.scale import evaluate_runs
+    shutil.copy(RUN, tmp_path/'run')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(EvalInputError, match="run 'run' is given twice"): evaluate_runs(QRELS, ['run', 'run'], 'AP')
+    with pytest.raises(EvalInputError, match="runs 'run' and './run' are one file"): evaluate_runs(QRELS, ['run', './run'], 'AP')
+    with pytest.raises(EvalInputError, match="runs 1 and '1' have one name as text"):
+        evaluate_runs(QRELS, {1: 'run', '1': {'101': {'d': 1.0}}}, 'AP')
+    assert list(evaluate_runs(QRELS, {'a': 'run', 'b': RUN}, 'AP')) == ['a', 'b']        # two files, two results
