@@ -13,7 +13,6 @@ from .engine.joins import join
 from .engine.order import TIE_POLICIES
 from .data import example_paths
 from .registry.measures import parse_measure
-from .registry.names import split_names
 from .evaluator.memory import Evaluation, evaluation
 from .registry.conventions import CONVENTIONS, EMPTY_POLICIES
 from .stats.significance import CORRECTIONS
@@ -154,13 +153,6 @@ def _number(low:float, high:float=None, open_ends:bool=True):
             raise argparse.ArgumentTypeError(f"must be a finite number {where}; got {text!r}")
         return v
     return number
-def _measure_name(text:str)->str:
-    "An argument type: one measure name (several in one, `nDCG@10,AP`, are refused, saying how to write them apart)."
-    names = split_names(text)
-    if len(names) > 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is {len(names)} measures: write -m {' '.join(names)} (a comma separates parameters inside brackets, not measures)")
-    return text
-
 
 # %% ../nbs/90_cli.ipynb #b74e0ab0
 def _printable(name:str)->str:
@@ -193,7 +185,7 @@ def _eval_parser(sub)->argparse.ArgumentParser:
     e = sub.add_parser('eval', help='evaluate runs with named measures (nDCG@10, AP, P(rel=2)@5, ...)')
     e.add_argument('qrels'); e.add_argument('runs', nargs='+', metavar='RUN', help='run files (or globs): each is a run of its own')
     e.add_argument('--parts', action='store_true', help='the RUN files (or globs) are parts of ONE run, evaluated together')
-    e.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', type=_measure_name,
+    e.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE',
                    help=f"a measure name (repeatable); default: {' '.join(DEFAULT_MEASURES)}")
     e.add_argument('--per-query', action='store_true', help='one row per query, then the summary')
     e.add_argument('--format', choices=FORMATS, default='table', help='output format (default: table)')
@@ -221,7 +213,7 @@ def _compare_parser(sub)->argparse.ArgumentParser:
     "The `compare` subcommand's arguments."
     c = sub.add_parser('compare', help='significance tests between runs (t, wilcoxon, sign, randomisation, bootstrap, tukey)')
     c.add_argument('qrels'); c.add_argument('runs', nargs='+')
-    c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', type=_measure_name, help='a measure name (repeatable); default: nDCG@10 AP')
+    c.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure name (repeatable); default: nDCG@10 AP')
     c.add_argument('--baseline', action='append', help='a run (file name) every other run is tested against (repeatable); default: every pair')
     c.add_argument('--family', choices=list(FAMILIES), default='measure', help='p-values corrected together: per measure (default), per baseline and measure, or all')
     c.add_argument('--test', choices=TESTS + ('fisher', 'permutation', 'student'), default='t', help='default: t')
@@ -242,7 +234,7 @@ def _leaderboard_parser(sub)->argparse.ArgumentParser:
     "The `leaderboard` subcommand's arguments."
     lb = sub.add_parser('leaderboard', help='the means of the runs kept in a results store (eval --store), read without evaluating')
     lb.add_argument('store'); lb.add_argument('--collection', dest='collections', action='extend', nargs='+', help='only these collections')
-    lb.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', type=_measure_name, help='these measures (default: all stored)')
+    lb.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='these measures (default: all stored)')
     lb.add_argument('--format', choices=LEADERBOARD_FORMATS, default='table', help='output format (default: table)')
     lb.add_argument('--no-verify', action='store_true', help='do not check that the stored runs and qrels files are unchanged')
     return lb
@@ -413,7 +405,7 @@ def _power_parser(sub)->argparse.ArgumentParser:
     "The `power` subcommand's arguments."
     w = sub.add_parser('power', help='topic-set-size design: topics needed, power, detectable difference')
     w.add_argument('files', nargs='*', metavar='QRELS RUN', help='a qrels file and two or more runs to estimate the variance from')
-    w.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', type=_measure_name, help='with runs (default: nDCG@10 AP)')
+    w.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='with runs (default: nDCG@10 AP)')
     w.add_argument('--variance', type=float, help='the per-topic score variance (instead of runs)')
     w.add_argument('--test', choices=list(DESIGNS), default='t', help='t (default), anova or ci')
     w.add_argument('--alpha', type=float, default=0.05, help='significance level (default: 0.05)')
@@ -468,7 +460,7 @@ def _reconcile_parser(sub)->argparse.ArgumentParser:
     r = sub.add_parser('reconcile', help="a measure under every tool's conventions, and why their numbers differ")
     r.add_argument('qrels')
     r.add_argument('run')
-    r.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', type=_measure_name, help='a measure (repeatable); default: nDCG@10')
+    r.add_argument('-m', '--measure', dest='measures', action='extend', nargs='+', metavar='MEASURE', help='a measure (repeatable); default: nDCG@10')
     r.add_argument('--tools', type=_tools, default=None, help='comma-separated: ours and preset names (default: all)')
     r.add_argument('--attribute', nargs=2, action='append', metavar=('A', 'B'),
                    help='explain B − A convention by convention (repeatable); default: the first tool against every other that differs')

@@ -34,10 +34,12 @@ def test_trec_eval_command_still_suggests_trec_eval_names(capsys):
 
 def test_comma_list_in_m_says_how_to_write_it(capsys):
     rc, _, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'nDCG@10,AP')
-    assert rc == 2 and "'nDCG@10,AP' is 2 measures: write -m nDCG@10 AP" in err, err
+    assert rc == 2 and "'nDCG@10,AP' is 2 measures in one name" in err and 'on the command line -m nDCG@10 AP' in err, err
     assert 'cutoff' not in err
     rc, _, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'P@5,10')
-    assert rc == 2 and 'write -m P@5 P@10' in err, err
+    assert rc == 2 and '-m P@5 P@10' in err, err
+    rc, _, err = cli(capsys, 'compare', QRELS, RUN, str(example_paths()['rerank']), '-m', 'nDCG@10,AP')
+    assert rc == 2 and '-m nDCG@10 AP' in err, err
 
 def test_commas_inside_brackets_and_trec_eval_lists_still_work(capsys):
     rc, out, err = cli(capsys, 'eval', QRELS, RUN, '-m', 'nDCG(gain=exp,discount=log2)@10', 'AP')

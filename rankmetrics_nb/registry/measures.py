@@ -4,7 +4,7 @@
 
 # %% ../../nbs/55_registry.measures.ipynb #7b381d53
 from __future__ import annotations
-import difflib, re
+import re
 from dataclasses import dataclass, field, replace
 import numpy as np
 from ..engine.checks import EvalInputError, check_k
@@ -245,7 +245,8 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
     if isinstance(text, Measure) or is_tool_measure(text): text = str(text)     # checked like a name
     if not isinstance(text, str): raise EvalInputError(f"a measure name must be a string; got {text!r}")
     if len(names := split_names(text)) > 1:
-        raise EvalInputError(f"{text!r} is {len(names)} measures in one name: give each its own ({', '.join(map(repr, names))})")
+        raise EvalInputError(f"{text!r} is {len(names)} measures in one name: give each its own ({', '.join(map(repr, names))}; "
+                             f"on the command line -m {' '.join(names)})")
     m = _NAME.match(text)
     if not m: raise EvalInputError(f"cannot read measure name {text!r}: write it as name, name@k or name(param=value,...)@k")
     name, fixed, k_from_name, needs_cut = _resolve(m['name'], text)
