@@ -261,7 +261,8 @@ def _dask_eval(a, run, ms, kw):
     from rankmetrics_nb.evaluator.scale import dask_evaluation, evaluate_runs, local_cluster
     try: from distributed import Client
     except ImportError: raise EvalInputError("--workers and --scheduler need Dask: pip install 'rankmetrics_nb[dask]'") from None
-    cluster = None if a.scheduler else local_cluster(a.workers)
+    import logging
+    cluster = None if a.scheduler else local_cluster(a.workers, silence_logs=logging.CRITICAL)   # the error is the one line below
     try:
         try: client = Client(a.scheduler or cluster, timeout='10s')
         except OSError as e: raise EvalInputError(f"cannot reach the Dask scheduler at {a.scheduler}: {e}") from None

@@ -4,11 +4,12 @@
 
 # %% ../../nbs/10_engine.checks.ipynb #f596711e
 from __future__ import annotations
+import importlib.util, os, sys, warnings
 import numpy as np
 
 # %% auto #0
-__all__ = ['QUERIES', 'EvalInputError', 'QueryMismatchWarning', 'is_real', 'check_number', 'check_choice', 'check_k', 'check_rel',
-           'check_queries', 'check_count']
+__all__ = ['QUERIES', 'EvalInputError', 'QueryMismatchWarning', 'warn_user', 'is_real', 'check_number', 'check_choice', 'check_k',
+           'check_rel', 'check_queries', 'check_count']
 
 # %% ../../nbs/10_engine.checks.ipynb #9ced9993
 class EvalInputError(ValueError):
@@ -16,6 +17,19 @@ class EvalInputError(ValueError):
 
 class QueryMismatchWarning(UserWarning):
     "Some queries are only in the run or only in the qrels; the batch's `report()` lists them."
+
+# %% ../../nbs/10_engine.checks.ipynb #ec056110
+_HOME = os.path.dirname(os.path.abspath(importlib.util.find_spec('rankmetrics_nb').origin))    # the package's folder
+
+def _in_package(filename:str)->bool: return os.path.abspath(filename).startswith(_HOME + os.sep)
+
+def warn_user(warning:Warning, # the warning to raise
+             )->None:
+    "Raise `warning` at the first caller outside the package (the user's line), wherever in the package it is raised from."
+    f, level = sys._getframe(1), 2
+    while f is not None and _in_package(f.f_code.co_filename): f, level = f.f_back, level + 1
+    warnings.warn(warning, stacklevel=level - 1 if f is None else level)
+
 
 # %% ../../nbs/10_engine.checks.ipynb #b35e651e
 def is_real(x)->bool:

@@ -186,6 +186,14 @@ _COLUMN_NAMES = dict(qid=('query_id', 'qid', 'q_id', 'topic'), docno=('doc_id', 
 
 def _is_frame(x)->bool: return type(x).__module__.split('.')[0] in ('pandas', 'polars')
 
+# %% ../../nbs/15_engine.inputs.ipynb #a905c609
+def _other_kind(df, missing:str)->str:
+    "A hint when a DataFrame lacking a grade has a score column (a run given as qrels), or lacking a score has a grade column."
+    other = {'rel': ('score', 'run'), 'score': ('rel', 'qrels')}.get(missing)
+    if other is None or not any(c in df.columns for c in _COLUMN_NAMES[other[0]]): return ''
+    return f"; is this a {other[1]} DataFrame? the qrels come first"
+
+
 # %% ../../nbs/15_engine.inputs.ipynb #4e5834d1
 def _arrow_ids(col)->np.ndarray|None:
     """A pandas column of strings held by Arrow (the `string` dtype on pyarrow, or an `ArrowDtype`) as the byte-string
@@ -231,7 +239,7 @@ def _frame_columns(df, want:tuple, columns:dict|None, what:str)->list:
         hit = next((c for c in names if c in df.columns), None)
         if hit is None:
             raise EvalInputError(f"{what}: no column for {w!r} (looked for {', '.join(names)}; the DataFrame has "
-                                 f"{', '.join(map(str, df.columns))}); pass columns={{{w!r}: 'name'}}")
+                                 f"{', '.join(map(str, df.columns))}); pass columns={{{w!r}: 'name'}}{_other_kind(df, w)}")
         col = df[hit]
         ids = _frame_ids(col) if w in ('qid', 'docno', 'subtopic') else None
         found.append(np.asarray(col) if ids is None else ids)

@@ -4,13 +4,12 @@
 
 # %% ../../nbs/19_engine.joins.ipynb #876f3a9c
 from __future__ import annotations
-import warnings
 from typing import NamedTuple
 from collections import deque, defaultdict, OrderedDict
 from itertools import chain, repeat
 from operator import itemgetter
 import numpy as np
-from .checks import (EvalInputError, QueryMismatchWarning, check_k, check_rel, check_choice,
+from .checks import (EvalInputError, QueryMismatchWarning, warn_user, check_k, check_rel, check_choice,
                                           check_queries)
 from .kit import Batch, SubtopicBatch, Ranking
 from .ids import original_id, long_id_rows
@@ -134,7 +133,7 @@ def _sorted_ranking(run, rq, per_query, keep, ties, depth)->Ranking:
 def _warn_dropped(b:Batch):
     "Warn (`QueryMismatchWarning`, with the batch's report) when queries of the run or the qrels are left out."
     dropped = len(b.missing_from_qrels) + (len(b.missing_from_run) if b.queries == 'run' else 0)
-    if dropped: warnings.warn(QueryMismatchWarning(b.report()), stacklevel=3)
+    if dropped: warn_user(QueryMismatchWarning(b.report()))
 
 # %% ../../nbs/19_engine.joins.ipynb #b41d7fc9
 class _DeferredRanking:

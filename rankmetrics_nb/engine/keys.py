@@ -370,7 +370,7 @@ def _scan(first, key, docno, n_words:int, match:_Matcher, lo:int, hi:int)->tuple
         out[0].append(hit + a); out[1].append(j); out[2].append(_repeat_candidates(h, lens, table) + a)
     return tuple(np.concatenate(x) for x in out)
 
-# %% ../../nbs/16_engine.keys.ipynb #962e66af
+# %% ../../nbs/16_engine.keys.ipynb #9a8ea2bb
 class _InThisThread:
     "A small join's executor: each call made at once in the caller's thread (no thread started, nothing imported)."
     def __enter__(self): return self

@@ -447,7 +447,7 @@ class Mean(float):
         m.n, m.skipped = int(n), int(skipped)
         return m
     def __reduce__(self): return Mean, (float(self), self.n, self.skipped)   # pickle and copy keep the counts
-    def __repr__(self): return f"{float(self)!r} (mean of {self.n} queries{f', {self.skipped} skipped' if self.skipped else ''})"
+    def __repr__(self): return f"{float(self)!r} (mean of {plural(self.n, 'query', 'queries')}{f', {self.skipped} skipped' if self.skipped else ''})"
 
 def query_mean(values, # one value per query
                keep=None, # boolean mask of the queries to average; None keeps all

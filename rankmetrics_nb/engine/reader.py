@@ -195,6 +195,14 @@ def _fields_of(line:bytes)->list:
     if line.endswith(b'\r'): line = line[:-1]
     return [f for f in _SPLIT.split(line) if f]
 
+# %% ../../nbs/14_engine.reader.ipynb #55350583
+def _swapped(fields:list, layout:str)->str:
+    "A hint when a line of the wrong column count has the other file's shape: a run's six columns read as qrels, or the reverse."
+    if layout.endswith('qrels') and len(fields) == 6 and _FLOAT.fullmatch(fields[4]): return " (is this a run file? the qrels come first)"
+    if layout.endswith('run') and len(fields) == 4 and _INT.fullmatch(fields[3]): return " (is this a qrels file? the qrels come first)"
+    return ''
+
+
 # %% ../../nbs/14_engine.reader.ipynb #f4a81daa
 def _line_problem(fields:list, layout:str):
     "What is wrong with the `fields` of one line, or None."
@@ -206,7 +214,7 @@ def _line_problem(fields:list, layout:str):
         return (f"control character {odd:#04x} in a field" + (" (a CR inside the line: old Mac line ends are not read)" if odd == 13 else
                 "; fields are separated by spaces and tabs only"))
     if len(fields) < n or (len(fields) > n and not L['extra']):
-        return f"expected {n}{' or more' if L['extra'] else ''} columns ({' '.join(L['columns'])}), found {len(fields)}"
+        return f"expected {n}{' or more' if L['extra'] else ''} columns ({' '.join(L['columns'])}), found {len(fields)}{_swapped(fields, layout)}"
     return next(filter(None, (_value_problem(v, k, c) for v, k, c in zip(fields, L['kinds'], L['columns']))), None)
 
 # %% ../../nbs/14_engine.reader.ipynb #cf509c8d

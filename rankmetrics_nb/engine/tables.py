@@ -8,13 +8,14 @@ import html
 from dataclasses import dataclass, field
 import numpy as np
 from .checks import EvalInputError
+from .kit import plural
 
 # %% auto #0
-__all__ = ['Cell', 'number_text', 'best_marks', 'win_tie_loss', 'ResultTable', 'table_html', 'table_markdown', 'latex_escape',
-           'table_latex', 'table_text', 'Tabled', 'records_table', 'means_table', 'run_letters', 'significance_letters',
-           'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html', 'comparison_html',
-           'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows', 'diversity_html', 'trec_eval_table',
-           'trec_eval_html', 'evaluation_html']
+__all__ = ['Cell', 'number_text', 'p_text', 'best_marks', 'win_tie_loss', 'ResultTable', 'table_html', 'table_markdown',
+           'latex_escape', 'table_latex', 'table_text', 'Tabled', 'records_table', 'means_table', 'run_letters',
+           'significance_letters', 'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html',
+           'comparison_html', 'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows', 'diversity_html',
+           'trec_eval_table', 'trec_eval_html', 'evaluation_html']
 
 # %% ../../nbs/20_engine.tables.ipynb #c2b9d92e
 @dataclass(frozen=True)
@@ -36,6 +37,15 @@ def number_text(v, # a number (int, float, `Mean`, numpy scalar, bool) or None
     if isinstance(v, (int, np.integer)): return str(int(v))
     if v != 0 and abs(v) < 0.5 * 10 ** -digits: return f'{float(v):.1e}'
     return f'{float(v):.{digits}f}'
+
+# %% ../../nbs/20_engine.tables.ipynb #d45d2280
+def p_text(p, # a p-value (or None, NaN)
+           digits:int=4, # decimals
+          )->str:
+    "A p-value as a report prints it: `digits` decimals, and `< 0.0001` below the smallest it can print (never a false zero)."
+    if p is None or np.isnan(p): return '–'
+    return f'< {10 ** -digits:.{digits}f}' if p < 10 ** -digits else f'{float(p):.{digits}f}'
+
 
 # %% ../../nbs/20_engine.tables.ipynb #b7897ec0
 def _printed(values, digits:int)->np.ndarray:
@@ -122,22 +132,26 @@ def table_html(t:ResultTable, # the table
     return f'<div class="rankmetrics-table">{table}{notes}</div>'
 
 # %% ../../nbs/20_engine.tables.ipynb #8c5ac91d
+def _md_text(s:str)->str:
+    "Text in a Markdown table, never markup: `&`, `<`, `>` as HTML entities, `|` escaped, line breaks as spaces."
+    return ' '.join(html.escape(s, quote=False).replace('|', '\\|').splitlines())
+
 def _md_cell(c:Cell)->str:
-    "A pipe-table cell: `<`, `>`, `&` as HTML entities (a name is never markup) and `|` escaped, `**bold**`, `<u>`, `<sup>`."
-    s = html.escape(c.text, quote=False).replace('|', '\\|')
+    "A pipe-table cell: the text escaped, `**bold**`, `<u>`, `<sup>`."
+    s = _md_text(c.text)
     if c.underline: s = f'<u>{s}</u>'
     if c.bold: s = f'**{s}**'
-    return s + (f'<sup>{c.sup}</sup>' if c.sup else '')
+    return s + (f'<sup>{_md_text(c.sup)}</sup>' if c.sup else '')
 
 # %% ../../nbs/20_engine.tables.ipynb #30057bba
 def table_markdown(t:ResultTable, # the table
                   )->str:
     "The table as Markdown: a pipe table, then the caption (`Table: ...`) and the notes."
     _check_shape(t)
-    lines = ['| ' + ' | '.join(h.replace('|', '\\|') for h in t.header) + ' |',
+    lines = ['| ' + ' | '.join(map(_md_text, t.header)) + ' |',
              '|' + '|'.join('---:' if r else ':---' for r in _number_columns(t)) + '|']
     lines += ['| ' + ' | '.join(map(_md_cell, r)) + ' |' for r in t.rows]
-    after = ([''] + [f'Table: {t.caption}'] if t.caption else []) + ([''] + t.notes if t.notes else [])
+    after = ([''] + [f'Table: {_md_text(t.caption)}'] if t.caption else []) + ([''] + list(map(_md_text, t.notes)) if t.notes else [])
     return '\n'.join(lines + after)
 
 # %% ../../nbs/20_engine.tables.ipynb #61014185
@@ -250,7 +264,7 @@ def comparison_caption(c, # a `Comparison`
     corr = _CORRECTIONS.get(c.correction, c.correction) + (' per measure' if c.correction != 'none' else '')
     only = f'; only differences with {against} are marked' if against is not None else ''
     marks = 'Bold: the best value per measure' + ('; underlined: the second best.' if second else '.')
-    return (f'Means of {len(c.runs)} runs over {len(c.qids)} queries ({qs}). A superscript letter marks a run '
+    return (f'Means of {len(c.runs)} runs over {plural(len(c.qids), "query", "queries")} ({qs}). A superscript letter marks a run '
             f'significantly better than the run of that letter ({test_name or c.test}, two-sided, {corr}, '
             f'α = {c.alpha}{only}). {marks}')
 
@@ -362,7 +376,7 @@ def trec_eval_table(r, # a `TrecEvalResult`
                    )->ResultTable:
     "trec_eval's summary (the `all` lines): one row per printed measure name; the run id in the caption."
     rows = [[k, Cell(number_text(v, digits))] for k, v in r.summary.items() if not isinstance(v, str)]
-    caption = f'trec_eval {r.version}: run {r.runid}, {r.n} queries'
+    caption = f'trec_eval {r.version}: run {r.runid}, {plural(r.n, "query", "queries")}'
     return ResultTable(['measure', 'all'], rows, caption, notes=list(r.notes))
 
 # %% ../../nbs/20_engine.tables.ipynb #26c15732

@@ -7,7 +7,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 import numpy as np
-from ..engine.checks import QueryMismatchWarning
+from ..engine.checks import QueryMismatchWarning, check_k
 from ..engine.kit import Batch, plural, preview
 from ..engine.inputs import read_run
 from ..engine.joins import join
@@ -91,12 +91,13 @@ def diagnose(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Q
              k:int=None, # the depth unjudged documents are counted to; None: the measure's cutoff, else 10
             )->Diagnosis:
     "What in the inputs can surprise: tie-dependent queries (best and worst order), unjudged documents, one-sided queries, score digits."
-    m, r = parse_measure(measure), read_run(run)
+    m, k = parse_measure(measure), check_k(k)
+    r = read_run(run)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         b = join(qrels, r, ties=ties)
     rows, best, worst = tie_range(b, m)
-    value, k = m.compute(b), k or m.k or 10
+    value, k = m.compute(b), (m.k or 10) if k is None else k
     moved = best != worst
     qids = b.qids.tolist()
     unj = _unjudged_top(b, k)

@@ -9,6 +9,7 @@ import numpy as np
 from dataclasses import dataclass, field
 from ..engine.checks import EvalInputError
 from ..engine.kit import Mean, Batch, SubtopicBatch, query_mean, plain_json, plural, evaluated_report
+from ..engine.inputs import Qrels, read_qrels
 from ..engine.joins import join, join_subtopics
 from ..registry.measures import Measure, parse_measure, is_tool_measure
 from ..registry.conventions import apply_conventions, apply_empty
@@ -17,7 +18,7 @@ from .tie_range import check_ties
 from .provenance import Inputs, SETTINGS, conventions_record, provenance_record
 
 # %% auto #0
-__all__ = ['PerQueryValues', 'Evaluation', 'evaluation', 'MergedEvaluation']
+__all__ = ['PerQueryValues', 'Evaluation', 'check_subtopics', 'evaluation', 'MergedEvaluation']
 
 # %% ../../nbs/62_evaluator.memory.ipynb #4b775917
 class _ValuesJSON:
@@ -118,7 +119,7 @@ class Evaluation(PerQueryValues):
     def report(self)->str: return self.batch.report()
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
-        return f"Evaluation({len(self.qids)} queries: {s})"
+        return f"Evaluation({plural(len(self.qids), 'query', 'queries')}: {s})"
     def _json_fields(self)->dict: return dict(empty=self.empty, ties=self.batch.ties)
     @classmethod
     def _from_dict(cls, d:dict)->Evaluation:
@@ -161,13 +162,24 @@ def _keyed(measures)->tuple:
     return [str(k) if isinstance(k, Measure) or is_tool_measure(k) else k for k in keys], [parse_measure(k) for k in keys]
 
 # %% ../../nbs/62_evaluator.memory.ipynb #37cfd44f
+def check_subtopics(q:Qrels, # judgements read with subtopics (`read_qrels(..., subtopics=True)`)
+                    measures:list, # the diversity measures that read them, as written
+                   )->Qrels:
+    "`q`, unless its second column is `0` (or `Q0`) in every line: a plain qrels' iteration column, not subtopics."
+    s = q.subtopic
+    if not len(s) or s[0] not in (b'0', b'Q0') or not (s == s[0]).all(): return q
+    raise EvalInputError(f"{', '.join(measures)} read{'s' if len(measures) == 1 else ''} diversity qrels (topic subtopic docno judgment); qrels {q.source} have no subtopics: "
+                         f"the second column is {s[0].decode()!r} in every line (a plain qrels' iteration column), which would make "
+                         "every query one subtopic. Pass the diversity qrels (if every query has one subtopic, number it 1)")
+
 def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
     "One join for every measure: `join`, or `join_subtopics` when the measures are diversity measures."
     for m in parsed: m.check_evaluable()
     needs = {m.definition.needs for m in parsed}
     if needs == {'batch'}: return join(qrels, run, ties=ties, depth=depth, queries=queries)
-    if needs == {'subtopics'}: return join_subtopics(qrels, run, ties=ties, depth=depth, queries=queries)
     div = [str(m) for m in parsed if m.definition.needs == 'subtopics']
+    if needs == {'subtopics'}:
+        return join_subtopics(check_subtopics(read_qrels(qrels, subtopics=True), div), run, ties=ties, depth=depth, queries=queries)
     raise EvalInputError(f"diversity measures ({', '.join(div)}) read subtopic qrels, the others one grade per document: "
                          "evaluate them in separate calls")
 

@@ -171,7 +171,7 @@ def _run_files(runs)->dict:
     "{name: path} of the runs: a folder (every file in it), a glob, or a list of paths."
     if isinstance(runs, (str, os.PathLike)) and Path(runs).is_dir(): paths = sorted(p for p in Path(runs).iterdir() if p.is_file())
     elif isinstance(runs, (str, os.PathLike)): paths = sorted(map(Path, glob.glob(os.fspath(runs))))
-    else: paths = [Path(p) for p in runs]
+    else: _one_file_each(list(runs)); paths = [Path(p) for p in runs]
     if not paths: raise EvalInputError(f"no runs found in {os.fspath(runs) if isinstance(runs, (str, os.PathLike)) else runs!r}")
     names = [p.name for p in paths]
     return dict(zip(names if len(set(names)) == len(names) else map(str, paths), paths))
@@ -202,10 +202,34 @@ def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
 # %% ../../nbs/65_evaluator.scale.ipynb #7a88fd17
 def _is_path(x)->bool: return isinstance(x, (str, os.PathLike))
 
+def _one_file_each(runs:list, # the runs as given (paths, or runs in memory, which are not compared)
+                   names:list=None, # their names, for the message (None: the paths name them)
+                  ):
+    "Raise, naming both, when two of `runs` are one file (one path given twice, or `run` and `./run`)."
+    seen = {}
+    for i, r in enumerate(runs):
+        if not _is_path(r): continue
+        real, name = os.path.realpath(r), os.fspath(r) if names is None else names[i]
+        if real in seen and seen[real] == name: raise EvalInputError(f"run {name!r} is given twice ({real}): give each run once")
+        if real in seen: raise EvalInputError(f"runs {seen[real]!r} and {name!r} are one file ({real}): give each run once")
+        seen[real] = name
+
+def _one_name_each(names:list)->list:
+    "The names as text, or an error naming two that are one name as text (`1` and `'1'`)."
+    seen = {}
+    for n in names:
+        if str(n) in seen: raise EvalInputError(f"runs {seen[str(n)]!r} and {n!r} have one name as text ({str(n)!r}): give each run its own")
+        seen[str(n)] = n
+    return list(seen)
+
 def _named_runs(runs)->dict:
     "{name: run}: a folder, a glob or a list of paths (`_run_files`), or {name: run} and lists of runs as `compare` takes them."
-    if isinstance(runs, dict): return {str(n): r for n, r in runs.items()}
+    if isinstance(runs, dict):
+        names = _one_name_each(list(runs))
+        _one_file_each(list(runs.values()), names)
+        return dict(zip(names, runs.values()))
     if isinstance(runs, (list, tuple)) and not all(map(_is_path, runs)):
+        _one_file_each(runs)
         names = [Path(r).name if _is_path(r) else f'run{i + 1}' for i, r in enumerate(runs)]
         return dict(zip(names if len(set(names)) == len(names) else [f'run{i + 1}' for i in range(len(runs))], runs))
     return _run_files(runs)

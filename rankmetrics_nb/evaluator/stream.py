@@ -13,7 +13,7 @@ from ..engine.reader import parse_text, text_pieces, read_limit
 from ..engine.inputs import Qrels, Run, read_qrels, id_bytes, ids_text
 from ..engine.keys import stretch_starts, distinct
 from ..registry.measures import parse_measure
-from .memory import evaluation, MergedEvaluation
+from .memory import evaluation, MergedEvaluation, check_subtopics
 from .provenance import Inputs
 
 # %% auto #0
@@ -58,7 +58,10 @@ def qrels_index(qrels, # judgements: anything `read_qrels` accepts, or a `QrelsI
     "The judgements indexed once, read as the measures need them."
     if isinstance(qrels, QrelsIndex): return qrels
     ms = [measures] if isinstance(measures, str) else list(measures)
-    return QrelsIndex(qrels, any(parse_measure(m).definition.needs == 'subtopics' for m in ms), columns)
+    div = [str(m) for m in ms if parse_measure(m).definition.needs == 'subtopics']
+    index = QrelsIndex(qrels, bool(div), columns)
+    if div: check_subtopics(index.qrels, div)
+    return index
 
 # %% ../../nbs/64_evaluator.stream.ipynb #889ff2ba
 def evaluate_part(index:QrelsIndex, # the judgements, read once

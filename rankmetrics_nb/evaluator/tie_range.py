@@ -4,9 +4,9 @@
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #88603ca0
 from __future__ import annotations
-import warnings
 from dataclasses import dataclass
 import numpy as np
+from ..engine.checks import warn_user
 from ..engine.kit import Batch, plural
 from ..registry.measures import Measure, parse_measure
 
@@ -173,8 +173,7 @@ def tie_warning(b, # a joined batch (anything else is not checked)
 # %% ../../nbs/61_evaluator.tie_range.ipynb #7b284e67
 def check_ties(e, # an `Evaluation`
                threshold:float=0.01, # `evaluate`'s `warn_ties`
-               stacklevel:int=3, # where the warning points (3: the caller of the function calling this one)
               ):
     "Warn once (`TieWarning`) when the order of tied documents could move one of `e`'s values by more than `threshold`."
     text = tie_warning(e.batch, e.measures, e.keys, threshold)
-    if text: warnings.warn(TieWarning(text), stacklevel=stacklevel)
+    if text: warn_user(TieWarning(text))     # at the user's line

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 import numpy as np
-from ..engine.checks import EvalInputError, QueryMismatchWarning
+from ..engine.checks import EvalInputError, QueryMismatchWarning, warn_user
 from ..engine.kit import preview
 from ..engine.reader import read_bytes, read_text, parse_text
 from ..engine.inputs import Qrels, Run, read_qrels, read_run, ids_text
@@ -266,7 +266,7 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
     if query is not None: qrels, run = _restrict(qrels, run, str(query))
     b = _joined(s, qrels, run)
     mismatch = _mismatch(b.missing_from_qrels, b.missing_from_run, len(b), all_queries)
-    if mismatch: warnings.warn(QueryMismatchWarning(' | '.join(mismatch)), stacklevel=2)
+    if mismatch: warn_user(QueryMismatchWarning(' | '.join(mismatch)))
     s.notes += mismatch
     if len(b) == 0: raise EvalInputError("no queries with both results and relevance information")
     n = _divisor(s, _top_grades(b) if rel_format == 'qrels' else None, b.qids)

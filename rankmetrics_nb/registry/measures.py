@@ -4,7 +4,7 @@
 
 # %% ../../nbs/55_registry.measures.ipynb #7b381d53
 from __future__ import annotations
-import difflib, re
+import re
 from dataclasses import dataclass, field, replace
 import numpy as np
 from ..engine.checks import EvalInputError, check_k
@@ -14,7 +14,7 @@ from .catalog import MEASURES
 from .trec_catalog import TREC_ONLY, FORMS, NICKNAME_LISTS, NOT_IN_ALL_TREC
 from ..metrics.trec.measures import check_version
 from ..metrics.trec.prefs import PREFS_FORMATS
-from .names import spellings, look_up, trec_head
+from .names import spellings, look_up, trec_head, close_readings, split_names
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 'SPELLINGS', 'P', 'R', 'F', 'Rprec', 'Success',
@@ -160,11 +160,27 @@ def _meanings_of(s:str):
     return rs[0] if len(rs) == 1 else None
 
 # %% ../../nbs/55_registry.measures.ipynb #4dd1e9ef
+def _ours(r)->str:
+    "A reading as the registry writes it: the entry's alias that fixes the same parameters, else `name(param=value)`."
+    alias = [a for a, f in REGISTRY[r.measure].aliases.items() if tuple(sorted(f.items())) == r.fixed]
+    return alias[0] if r.fixed and alias else r.text()
+
+def _as_written(ours:str, params:str|None, k:str|None)->str:
+    "A suggestion with the parameters and cutoff the user wrote: `nDCG` and `(gain=exp)`, `10` give `nDCG(gain=exp)@10`."
+    if params: ours = ours[:-1] + ',' + params + ')' if ours.endswith(')') else f'{ours}({params})'
+    return ours + (f'@{k}' if k else '')
+
+def _suggestions(name:str, text:str)->list:
+    "The closest registry names to an unknown `name`, each with the parameters and cutoff `text` writes (trec_eval's `_10` as `@10`)."
+    m = _NAME.match(text)
+    params, k = (m['params'], m['k']) if m else (None, None)
+    head, cut = re.fullmatch(r'(.+?)[_.]?(\d+)', name).groups() if re.fullmatch(r'.+[_.]\d+', name) and not k else (name, None)
+    found = close_readings(SPELLINGS, head) if cut else []
+    if not found: found, cut = close_readings(SPELLINGS, name), None
+    return list(dict.fromkeys(_as_written(_ours(r), params, k or cut) for r in found))
+
 def _unknown(name:str, text:str)->EvalInputError:
-    pool = known_names()
-    lower = {n.lower(): n for n in pool}
-    close = ([lower[name.lower()]] if name.lower() in lower else []) + difflib.get_close_matches(name, pool, n=4, cutoff=0.5)
-    close = list(dict.fromkeys(close))[:4]
+    close = _suggestions(name, text)
     hint = f"; did you mean {', '.join(close)}?" if close else ''
     return EvalInputError(f"unknown measure {text!r}{hint} (the measures: rankmetrics_nb.registry.measures.REGISTRY, or the measures page)")
 
@@ -228,6 +244,9 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
     "The `Measure` a name denotes, or an `EvalInputError` naming what is wrong (with the closest valid names)."
     if isinstance(text, Measure) or is_tool_measure(text): text = str(text)     # checked like a name
     if not isinstance(text, str): raise EvalInputError(f"a measure name must be a string; got {text!r}")
+    if len(names := split_names(text)) > 1:
+        raise EvalInputError(f"{text!r} is {len(names)} measures in one name: give each its own ({', '.join(map(repr, names))}; "
+                             f"on the command line -m {' '.join(names)})")
     m = _NAME.match(text)
     if not m: raise EvalInputError(f"cannot read measure name {text!r}: write it as name, name@k or name(param=value,...)@k")
     name, fixed, k_from_name, needs_cut = _resolve(m['name'], text)

@@ -4,14 +4,14 @@
 
 # %% ../../nbs/51_registry.names.ipynb #f9c9ff51
 from __future__ import annotations
-import re
+import difflib, re
 from dataclasses import dataclass
 from ..engine.checks import EvalInputError
 from .measure_def import MeasureDef
 
 # %% auto #0
 __all__ = ['Reading', 'spelling_key', 'tool_spellings', 'entry_readings', 'Spellings', 'spellings', 'look_up', 'trec_head',
-           'spelling_counts']
+           'close_readings', 'split_names', 'spelling_counts']
 
 # %% ../../nbs/51_registry.names.ipynb #893fffb3
 @dataclass(frozen=True)
@@ -145,6 +145,26 @@ def trec_head(index:Spellings, # from `spellings`
     "trec_eval's spelling of the form `head` is a variant of (`ndcg_cut` for `NDCG_CUT`), None if none or several."
     rs = {r.spelling for r in _trec_heads(index).get(spelling_key(head), [])}
     return rs.pop() if len(rs) == 1 else None
+
+# %% ../../nbs/51_registry.names.ipynb #82dd5bc5
+def close_readings(index:Spellings, # from `spellings`
+                   name:str, # a measure name no tool spells so, without parameters or cutoff
+                   n:int=4, # at most this many readings
+                  )->list:
+    "The distinct readings of the spellings closest to `name` (compared by `spelling_key`), closest first."
+    keys = difflib.get_close_matches(spelling_key(name), list(index.loose), n=3 * n, cutoff=0.6)
+    return _meanings([r for key in keys for r in index.loose[key]])[:n]
+
+
+# %% ../../nbs/51_registry.names.ipynb #f94e3d10
+def split_names(text:str, # what may be several measure names: 'nDCG@10,AP', 'P@5,10'
+               )->list:
+    "The names `text` lists, split at the commas outside brackets; a bare cutoff after `name@k` is that name at the cutoff."
+    out = []
+    for s in _outside(text, ','):
+        out.append(f"{out[-1].rpartition('@')[0]}@{s}" if s.isdigit() and out and '@' in out[-1] else s)
+    return out
+
 
 # %% ../../nbs/51_registry.names.ipynb #17167524
 def spelling_counts(index:Spellings, # from `spellings`

@@ -15,7 +15,7 @@ from ..evaluator.memory import evaluation
 from ..evaluator.provenance import Inputs, check_comparable, provenance_record
 from ..engine.joins import prepare_qrels
 from ..registry.measures import parse_measure
-from ..engine.tables import Tabled, comparison_table, comparison_html, win_tie_loss
+from ..engine.tables import Tabled, comparison_table, comparison_html, win_tie_loss, p_text
 from .plots import plot_comparison
 from ..stats.risk import urisk, trisk, georisk
 from ..stats.significance import (CORRECTIONS, t_quantile, t_test, wilcoxon_test, sign_test,
@@ -33,6 +33,10 @@ _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='ran
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
 # %% ../../nbs/81_results.compare.ipynb #823fba21
+def _at_most(se:float)->str:
+    "A bound as the notes print it: `<= 0.0123`, or `< 0.0001` below what four decimals show."
+    return p_text(se) if se < 1e-4 else f'<= {p_text(se)}'
+
 class _ComparisonMarks:
     "The marks of a `Comparison`'s tables: which runs each run is significantly better than, and the notes under the table."
     def better(self, i:int, m:int)->list:
@@ -56,13 +60,13 @@ class _ComparisonMarks:
         n = len(self.qids)
         qs = "of the qrels, missing ones scored 0" if self.queries == 'qrels' else "common to all runs"
         out = [f"test: {_TEST_NAMES[self.test]}, two-sided; {_family_text(self)}; alpha = {self.alpha}",
-               f"{n} queries ({qs})"]
+               f"{n} {'query' if n == 1 else 'queries'} ({qs})"]
         drop = {k: v for k, v in self.dropped.items() if v}
         if drop: out.append('dropped (not answered by every run): ' + ', '.join(f'{k} {v}' for k, v in drop.items()))
         if self.excluded: out.append('left out of a measure (no value, NaN, in some run): ' + ', '.join(f'{k} {v}' for k, v in self.excluded.items()))
         if self.test == 'randomisation':
             out.append('randomisation: exact (all 2^n sign vectors)' if self.exact else
-                       f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p <= {np.nanmax(self.mc_se):.4f}')
+                       f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p {_at_most(np.nanmax(self.mc_se))}')
         if self.test == 'bootstrap' or self.ci in ('percentile', 'bca'): out.append(f'bootstrap: {self.n_resamples} resamples, seed {self.seed}')
         out.append(f'superscripts: significantly better than the run of that letter ({self.correction} adjusted p < {self.alpha})')
         return out + _scale_notes(self)
@@ -451,7 +455,7 @@ def _difference_lines(c)->list:
     "Every mean difference with its interval, d_z and adjusted p: the second table of `report`."
     head = ['measure', 'difference', 'mean', f'{c.confidence:.0%} interval ({c.ci})', 'd_z', 'p adj']
     rows = [[r['measure'], f"{r['run_b']} - {r['run_a']}", f"{r['diff']:+.4f}", f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
-             f"{r['d_z']:+.2f}", f"{r['p_adj']:.4f}" + (' *' if r['significant'] else '')] for r in c.rows()]
+             f"{r['d_z']:+.2f}", p_text(r['p_adj']) + (' *' if r['significant'] else '')] for r in c.rows()]
     w = [max(len(x[k]) for x in [head] + rows) for k in range(len(head))]
     line = lambda r: '  '.join(v.ljust(w[k]) for k, v in enumerate(r)).rstrip()
     return [line(head), '  '.join('-' * x for x in w)] + [line(r) for r in rows] + \
