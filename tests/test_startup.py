@@ -60,7 +60,7 @@ def test_trec_eval_command_loads_reader_join_measures_and_printer_only():
     ours = _ours(mods)
     assert {'rankmetrics_nb.interop.trec_eval', 'rankmetrics_nb.interop.trec_output', 'rankmetrics_nb.engine.joins'} <= set(ours)
     assert not [m for m in ours if m.startswith(FRONT_ENDS + ('rankmetrics_nb.evaluator',))], ours
-    assert not set(HEAVY + ('tempfile',)) & set(mods)
+    assert not set(HEAVY + ('tempfile', 'concurrent.futures', 'logging')) & set(mods)
 
 
 def test_eval_command_loads_no_front_end_but_its_printer():

@@ -14,13 +14,6 @@ from .wordwise import LEAD, TAIL, padded, unaligned, id_fields, float_fields, in
 __all__ = ['READ_LIMIT', 'LAYOUTS', 'PARSE_WORKERS', 'read_limit', 'read_text', 'read_bytes', 'text_pieces', 'data_row_lines',
            'parse_text', 'parse_file']
 
-# %% ../../nbs/14_engine.reader.ipynb #c3ac4d62
-def _threads(n:int, # how many threads
-            ):
-    "A pool of `n` threads: concurrent.futures is imported when a file is large enough to be read in parallel, not with the reader."
-    from concurrent.futures import ThreadPoolExecutor
-    return ThreadPoolExecutor(n)
-
 # %% ../../nbs/14_engine.reader.ipynb #4ad78b76
 READ_LIMIT = None   # the most bytes of text held at once (a file, a pipe, a gzip file's text); None: half of this machine's memory
 _PIECE = 1 << 20    # bytes per read of a pipe or a device, and per step of decompression
@@ -63,7 +56,8 @@ def _read_regular(f, size:int, source:str)->np.ndarray:
         return True
     starts = range(0, size, _STEP)
     if size > 2 * _STEP and _PREADV:
-        with _threads(2) as pool: whole = all(pool.map(fill, starts))
+        from concurrent.futures import ThreadPoolExecutor     # a large file: imported when it is read in parallel
+        with ThreadPoolExecutor(2) as pool: whole = all(pool.map(fill, starts))
     else: whole = all(map(fill, starts))
     after = os.fstat(fd)
     if not whole or (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
@@ -354,7 +348,8 @@ def _fast_parse(data:np.ndarray, layout:str)->dict|None:
         return n
     rest, threads = range(1, len(spans)), (1 if end < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4))
     if threads > 1 and len(rest) > 1:
-        with _threads(threads) as pool: done = [put(0, first)] + list(pool.map(lambda i: put(i, parse(i)), rest))
+        from concurrent.futures import ThreadPoolExecutor     # a large file: imported when it is read in parallel
+        with ThreadPoolExecutor(threads) as pool: done = [put(0, first)] + list(pool.map(lambda i: put(i, parse(i)), rest))
     else: done = [put(0, first)] + [put(i, parse(i)) for i in rest]
     if any(d is None for d in done): return None
     if any(isinstance(d, dict) for d in done): out, done = _widen(out, done, at)
@@ -457,7 +452,10 @@ def _parse_regular(f, size:int, source:str, layout:str)->dict|None:
     bound = (size - lo) // (2 * len(L['columns'])) + 1        # at most this many lines: rows never touched beyond those written
     parts = _Parts(fd, cuts, source, L, bound)
     threads = 1 if size < 4 * _CHUNK else PARSE_WORKERS or min(os.cpu_count() or 1, 4)
-    with _threads(threads) as pool: done = list(pool.map(parts, range(len(cuts) - 1)))
+    if threads == 1: done = [parts(i) for i in range(len(cuts) - 1)]       # a small file: its parts in this thread
+    else:
+        from concurrent.futures import ThreadPoolExecutor     # a large file: imported when it is read in parallel
+        with ThreadPoolExecutor(threads) as pool: done = list(pool.map(parts, range(len(cuts) - 1)))
     after = os.fstat(fd)
     if (after.st_size, after.st_mtime_ns) != (size, before.st_mtime_ns):
         raise EvalInputError(f"{source}: the file changed while it was read; read it again once it is written")
