@@ -38,11 +38,15 @@ def as_array(x, # a numpy array, a list, or an array of another library (torch, 
 NEGATIVE = {'pad': "a label < 0 is padding (TF-Ranking's is_label_valid, allRank's -1)",
             'grade': "a label < 0 is a grade below 0 (Rax; gains clip it to 0, as for trec_eval's -1)"}
 
-def _matrix(x, name:str, shape:tuple=None)->np.ndarray:
-    "`x` (via `as_array`) as a 2-D array (one row for 1-D), of `shape` if given."
+def _matrix(x, name:str, shape:tuple=None, axes:tuple=(1, 2))->np.ndarray:
+    "`x` (via `as_array`) as a 2-D array (one row for 1-D), of `shape` if given; refused unless it has one of `axes` axes."
     a = as_array(x, name)
+    if a.ndim not in axes:
+        raise EvalInputError(f"{name} must have {' or '.join(map(str, axes)).replace(' or ', ', ', len(axes) - 2)} axes (one list, "
+                             f"or queries × candidates{' (× subtopics)' if 3 in axes else ''}); got {a.ndim}, shape {a.shape}")
     a = a.reshape(1, -1) if a.ndim == 1 else a
     if a.dtype.kind not in 'biuf': raise EvalInputError(f"{name} must hold numbers; got dtype {a.dtype}")
+    if a.dtype.kind == 'b' and name == 'scores': raise EvalInputError("scores must be numbers, not booleans: a model's scores rank the items")
     if shape is not None and a.shape[:2] != shape: raise EvalInputError(f"{name} must have shape {shape} (queries × candidates); got {a.shape}")
     return a
 
@@ -55,7 +59,7 @@ def _check_scores(s:np.ndarray, valid:np.ndarray):
 
 # %% ../../nbs/63_evaluator.batches.ipynb #c48067a3
 def _valid(labels:np.ndarray, mask, weights, negative, zero_weights:str)->np.ndarray:
-    "(queries × candidates) the valid items: a label given (not NaN), not masked, not negative under negative='pad', of weight > 0 under zero_weights='mask'."
+    "(queries × candidates) the valid items: a label given (not NaN), not masked, not negative under negative='pad', of weight ≠ 0 under zero_weights='mask' (the weights checked first)."
     sub = labels.ndim == 3
     given = ~np.isnan(labels).all(axis=2) if sub else ~np.isnan(labels)
     low = (np.nan_to_num(labels, nan=0) < 0)
@@ -64,8 +68,16 @@ def _valid(labels:np.ndarray, mask, weights, negative, zero_weights:str)->np.nda
                              "or negative='grade' (grades below 0: Rax)")
     ok = given if negative != 'pad' else given & ~(low.all(axis=2) if sub else low)
     if mask is not None: ok &= mask
-    if weights is not None and zero_weights == 'mask' and not sub: ok &= weights > 0
+    if weights is not None: _check_weights(weights, ok)
+    if weights is not None and zero_weights == 'mask' and not sub: ok &= weights != 0    # only a weight of exactly 0 masks
     return ok
+
+def _check_weights(w:np.ndarray, ok:np.ndarray):
+    "Raise unless the weight of every item in `ok` is a finite number ≥ 0."
+    bad = ok & ~(np.isfinite(w) & (w >= 0))
+    if bad.any():
+        r, c = map(int, np.argwhere(bad)[0])
+        raise EvalInputError(f"weights must be finite numbers ≥ 0; got {w[r, c]} at row {r}, column {c}")
 
 # %% ../../nbs/63_evaluator.batches.ipynb #7bbeb810
 def batch_ids(n:int, # how many rows (or columns)
@@ -151,7 +163,7 @@ def ranked_batch(scores, # (queries × candidates) scores; -inf: not ranked
                 )->Batch|SubtopicBatch:
     "The `Batch` (for subtopic labels a `SubtopicBatch`) that `evaluate` would join from these scores and labels."
     check_choice(ties, 'tie policy', TIE_POLICIES); depth = check_k(depth, 'depth')
-    L = _matrix(labels, 'labels').astype(np.float64, copy=False)
+    L = _matrix(labels, 'labels', axes=(1, 2, 3)).astype(np.float64, copy=False)
     S = _matrix(scores, 'scores', L.shape[:2])
     M = None if mask is None else _matrix(mask, 'mask', L.shape[:2]).astype(bool, copy=False)
     W = None if weights is None else _matrix(weights, 'weights', L.shape[:2]).astype(np.float64, copy=False)
@@ -303,6 +315,15 @@ def _list_weights(lw, sums, parsed:list, values:np.ndarray, counted:np.ndarray)-
     return np.where(counted[:, None], W, 0.0), values
 
 # %% ../../nbs/63_evaluator.batches.ipynb #26de048c
+def _check_not_empty(shape:tuple):
+    "Raise for a batch without a list (nothing to evaluate, as `evaluate` refuses an empty run); lists of no candidate are lists (TF-Ranking scores them 0)."
+    if not shape[0]: raise EvalInputError(f"the batch holds no lists (shape {shape}): there is nothing to evaluate")
+
+def _check_distinct(ids:np.ndarray):
+    "Raise unless the rows' ids are distinct (`per_query` keys the values by id)."
+    u, n = np.unique(ids, return_counts=True)
+    if (n > 1).any(): raise EvalInputError(f"qids must be distinct, one id per list; repeated: {preview([repr(str(x)) for x in u[n > 1]])}")
+
 def _list_weight_array(lw, q:int):
     "`list_weights` checked: None, 'tf_ranking', or one finite weight ≥ 0 per row."
     if lw is None or (isinstance(lw, str) and check_choice(lw, 'list_weights', ('tf_ranking',))): return lw
@@ -329,14 +350,17 @@ def evaluate_batch(scores, # (queries × candidates) scores: numpy, torch, JAX, 
                   )->BatchEvaluation:
     "Evaluate `measures` on a batch of score and label matrices: per-list values and weighted means, as `evaluate` computes them."
     keys = [measures] if isinstance(measures, str) else [str(m) for m in measures]
+    if not keys: raise EvalInputError("measures must name at least one measure, e.g. 'nDCG@10' or ['AP', 'RR']")
     parsed, s = _settings([parse_measure(k) for k in keys], keys, conventions, dict(ties=ties, queries=queries, empty=empty,
                           list_weights=list_weights if isinstance(list_weights, str) else None, negative=negative, zero_weights=zero_weights))
-    L = _matrix(labels, 'labels')
+    L = _matrix(labels, 'labels', axes=(1, 2, 3))
+    _check_not_empty(L.shape)
     S, M, W = _matrix(scores, 'scores', L.shape[:2]), *(None if x is None else _matrix(x, n, L.shape[:2]) for x, n in ((mask, 'mask'), (weights, 'weights')))
     lw = _list_weight_array(s['list_weights'] if list_weights is None or isinstance(list_weights, str) else list_weights, len(L))
     _check_measures(parsed, keys, L.ndim == 3, W is not None, isinstance(lw, str))
     s['depth'], ids = check_k(depth, 'depth'), batch_ids(len(L)) if qids is None else np.asarray(qids, str)
     if ids.shape != (len(L),): raise EvalInputError(f"qids must give one id per list ({len(L)}); got shape {ids.shape}")
+    _check_distinct(ids)
     step = len(L) if any(m.definition.batch_wide for m in parsed) else max(1, _BLOCK_ITEMS // max(L.shape[1], 1))
     parts = [_evaluate_block(S[a:a + step], L[a:a + step], None if M is None else M[a:a + step], None if W is None else W[a:a + step],
                              ids[a:a + step], parsed, keys, s, isinstance(lw, str)) for a in range(0, len(L), max(step, 1))]
