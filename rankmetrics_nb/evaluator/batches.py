@@ -282,14 +282,19 @@ BatchEvaluation._json_fields, BatchEvaluation._from_dict = _json_fields, classme
 
 # %% ../../nbs/63_evaluator.batches.ipynb #b10728c1
 def _namespace(*xs):
-    "The array namespace of the arrays given (None for numpy, lists, and arrays known only by DLPack): `array_api_compat`'s, as scikit-learn reads it."
+    "The array namespace of the arrays given (None for numpy, lists, and arrays known only by DLPack): `array_api_compat`'s, as scikit-learn reads it; arrays of two libraries are refused."
     try: import array_api_compat as compat
     except ImportError: return None                         # without the `array` extra every input goes through `as_array`
-    arrays = [x for x in xs if x is not None and not isinstance(x, (np.ndarray, np.generic, list, tuple, int, float))]
-    if not arrays: return None
-    try: xp = compat.array_namespace(*arrays)
-    except TypeError: return None                           # not an array of the standard (e.g. only `__dlpack__`): the host path
-    return None if compat.is_numpy_namespace(xp) else xp
+    arrays = [x for x in xs if x is not None and not isinstance(x, (list, tuple, int, float))]
+    spaces = []
+    for x in arrays:
+        try: spaces.append(compat.array_namespace(x))
+        except TypeError: spaces.append(np)                 # not an array of the standard (e.g. only `__dlpack__`): read on the host
+    spaces = [s if not compat.is_numpy_namespace(s) else np for s in spaces]
+    if len(set(map(id, spaces))) > 1:
+        raise EvalInputError("scores, labels, mask and weights must be arrays of one library (or lists); got arrays of "
+                             f"{', '.join(sorted({getattr(s, '__name__', str(s)) for s in spaces}))}: convert them to one")
+    return None if not spaces or spaces[0] is np else spaces[0]
 
 # %% ../../nbs/63_evaluator.batches.ipynb #05082e2e
 def _known(flag)->bool|None:
@@ -310,18 +315,18 @@ def _refuse(xp, bad, message)->object:
 
 # %% ../../nbs/63_evaluator.batches.ipynb #995b2586
 def _take(xp, a, idx):
-    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (the standard's `take_along_axis`)."
-    if hasattr(xp, 'take_along_axis'): return xp.take_along_axis(a, idx, axis=1)
+    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (`take_along_axis`, as one `take` of the flattened matrix)."
     q, n = a.shape
-    rows = xp.reshape(xp.arange(q, dtype=idx.dtype), (q, 1)) * n
+    if idx.shape[1] == 0: return a[:, :0]
+    rows = xp.reshape(xp.arange(0, q * n, n, dtype=idx.dtype), (q, 1))
     return xp.reshape(xp.take(xp.reshape(a, (-1,)), xp.reshape(idx + rows, (-1,))), idx.shape)
 
 def _sort_key(xp, S, ranked, ties:str):
     """Each item's ascending sort key under the tie policy: the negated score (rounded to float32 for 'trec'; a float32
     score stays float32, whose order and ties float64 keeps), +inf for the unranked; for 'input', 0 for the ranked, 1 after."""
-    if ties == 'input': return xp.where(ranked, 0.0, 1.0)
+    if ties == 'input': return xp.astype(~ranked, xp.float64)
     s = xp.astype(S, xp.float32, copy=False) if ties == 'trec' else S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, xp.float64)
-    return xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
+    return -s if _known(xp.all(ranked)) else xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
 
 # %% ../../nbs/63_evaluator.batches.ipynb #ebf7bdbf
 def _rank_order(xp, key, ties:str, width:int):
@@ -358,6 +363,7 @@ class _Ranked:
     L: object # (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source)
     IW: object # (q × n) the valid items' weights (0 elsewhere), or None
     groups: object = None # ties='expected' with tied items: (q × width × width) whether two ranks share a tie group; else None
+    poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
 
     @property
     def ranks(self): return self.xp.arange(1, self.G.shape[1] + 1, dtype=self.xp.float64)
@@ -383,6 +389,7 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
     S = S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, F)
     poison.append(_refuse(xp, valid & (xp.isnan(S) | (S == xp.inf)), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
     ranked = valid & (S > -xp.inf)
+    every = M is None and W is None and negative != 'pad'           # then the valid labels are the labels given
     cut = n if depth is None else min(depth, n)
     keep = n if ties == 'expected' else min(cut, n if width is None else width)   # ties='expected' reads whole tie groups
     o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties), ties, keep)
@@ -391,12 +398,11 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
         _check_cut(np.ones(1, bool), depth)
     o, inside, key = o[:, :cut], inside[:, :cut], None if key is None else key[:, :cut]
     G = xp.where(inside, _take(xp, L, o), xp.nan)
-    for p in poison:
-        if p is not None: G = xp.where(p[:, None], xp.nan, G)            # inside jax.jit: a row that would be refused is NaN
-    n_ret = xp.sum(xp.astype(ranked, xp.int64), axis=1)
+    n_ret = xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
     d = _Ranked(xp, G, xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan) if scores else None, None if W is None else xp.where(inside, _take(xp, W, o), 0.0),
-                n_ret if depth is None else xp.minimum(n_ret, depth), xp.where(valid, L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+                n_ret if depth is None else xp.minimum(n_ret, depth), L if every else xp.where(valid, L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
     if ties == 'expected': d.groups = _tie_layout(d, key, inside)
+    for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
     return None if d.groups is not None and not groups else d
 
 # %% ../../nbs/63_evaluator.batches.ipynb #4fd36a8d
@@ -447,9 +453,8 @@ def _row_sums(xp, x):
     return xp.cumulative_sum(x, axis=1)[:, -1]
 
 def _largest(xp, x, k:int):
-    "Each row's `k` largest values, largest first (numpy: a partition, then a sort of those)."
-    if xp is np and 0 < k < x.shape[1]: return -np.sort(np.partition(-x, k - 1, axis=1)[:, :k], axis=1)
-    return -xp.sort(-x, axis=1)[:, :k]
+    "Each row's `k` largest values, largest first."
+    return xp.flip(xp.sort(x, axis=1), axis=1)[:, :k]
 
 def _ratio(xp, num, den):
     "`num / den`, 0 where `den` is 0."
@@ -457,10 +462,10 @@ def _ratio(xp, num, den):
 
 def _grade_gains(xp, g, gain):
     "The gain of each grade (0 for NaN): 'linear', 'exp', 'binary' or a {grade: gain} mapping, as `metrics.dcg.gain_values`."
+    if gain == 'linear': return xp.where(g > 0, g, 0.0)              # (NaN compares False)
+    if gain == 'binary': return xp.astype(g > 0, xp.float64)
+    if gain == 'exp': return xp.where(g > 0, (xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x))(xp.where(g > 0, g, 0.0)) - 1.0, 0.0)
     g0 = xp.where(xp.isnan(g), 0.0, g)
-    if gain == 'linear': return xp.maximum(g0, 0.0)
-    if gain == 'binary': return xp.astype(g0 > 0, xp.float64)
-    if gain == 'exp': return xp.exp2(xp.maximum(g0, 0.0)) - 1.0 if hasattr(xp, 'exp2') else xp.pow(2.0, xp.maximum(g0, 0.0)) - 1.0
     out = xp.maximum(g0, 0.0)
     for grade in sorted(gain): out = xp.where(g0 == grade, float(gain[grade]), out)   # a loop over the mapping's few grades
     return xp.where(xp.isnan(g), 0.0, out)
@@ -475,6 +480,8 @@ def _discounts(xp, n:int, discount:str, base)->object:
 def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     "DCG@k (nDCG@k with `normalise`) of every row: the gains (times the item weights; ties='expected': each group's mean) times the discounts."
     xp, gain = d.xp, p['gain'] if p.get('gains') is None else p['gains']
+    if gain == 'exp' and _known(xp.any(d.L >= 1024)):
+        raise EvalInputError("gain 'exp' of a grade ≥ 1024 is not finite (2**grade - 1 is beyond the largest float); use gain='linear' or smaller grades")
     G = _grade_gains(xp, d.G, gain)
     if d.W is not None: G = G * d.W
     width = G.shape[1] if k is None else min(k, G.shape[1])
@@ -484,7 +491,8 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
         I = _grade_gains(xp, d.L, gain)
         I = I if d.IW is None else I * d.IW
     else: I = G if p['ideal'] == 'returned' else G[:, :width]
-    I = _largest(xp, xp.where(I > 0, I, 0.0), I.shape[1] if k is None else min(k, I.shape[1]))
+    I = I if isinstance(gain, str) and d.IW is None else xp.where(I > 0, I, 0.0)      # a named gain is ≥ 0; the ideal keeps the positive ones
+    I = _largest(xp, I, I.shape[1] if k is None else min(k, I.shape[1]))
     w = _discounts(xp, max(width, I.shape[1]), p['discount'], p['base'])
     return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:I.shape[1]]))
 
@@ -518,7 +526,7 @@ def _k_recall(d:_Ranked, k, p:dict):
 def _k_f(d:_Ranked, k, p:dict):
     "F_β@k: (1+β²)PR/(β²P+R), as found / (w·R + (1 - w)·n) with w = 1/(1 + β⁻²)."
     xp = d.xp
-    with np.errstate(over='ignore'): w = 1 / (1 + np.float64(p['beta']) ** -2.0)
+    with np.errstate(over='ignore'): w = float(1 / (1 + np.float64(p['beta']) ** -2.0))
     n = _f(xp, d.n_ret) if k is None else float(k)
     return _ratio(xp, _found(d, d.G >= p['rel'], k), w * _n_relevant(d, p) + (1 - w) * n)
 
@@ -620,8 +628,9 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, host:bool
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
     V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
-    V = _empty_values(xp, V, parsed, d.L, s['empty'], keys, ids)
-    return xp.stack(V, axis=1), xp.any(~xp.isnan(d.L), axis=1), d.n_ret
+    V = xp.stack(_empty_values(xp, V, parsed, d.L, s['empty'], keys, ids), axis=1)
+    if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
+    return V, xp.any(~xp.isnan(d.L), axis=1), d.n_ret
 
 def _counted(xp, has, n_ret, queries:str):
     "The rows the means count: with a valid item, and under queries='run' a ranked one."
@@ -650,7 +659,7 @@ def _host_evaluation(S, L, M, ids, parsed:list, keys:list, s:dict, lw)->BatchEva
 # %% ../../nbs/63_evaluator.batches.ipynb #bdd02fc2
 def _xp_matrix(xp, x, name:str, shape:tuple=None, axes:tuple=(1, 2)):
     "`x` as a 2-D array of the namespace `xp` (one row for 1-D), checked as `_matrix` checks a numpy one."
-    a = x if hasattr(x, '__array_namespace__') else xp.asarray(x)
+    a = xp.asarray(x)
     if a.ndim not in axes:
         raise EvalInputError(f"{name} must have {' or '.join(map(str, axes)).replace(' or ', ', ', len(axes) - 2)} axes (one list, "
                              f"or queries × candidates{' (× subtopics)' if 3 in axes else ''}); got {a.ndim}, shape {tuple(a.shape)}")
@@ -700,16 +709,16 @@ def _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys:list, par
     for m, key in zip(parsed, keys):
         why = _kernel_refusal(m, s, L.ndim == 3) or (None if s['ties'] in _KERNEL_TIES else f"ties={s['ties']!r} reads the run's rank column")
         if why: raise EvalInputError(f"{key} cannot be evaluated on {where} arrays: {why}; pass numpy arrays to evaluate it on the host")
-    s['depth'], ids = check_k(depth, 'depth'), batch_ids(len(L)) if qids is None else np.asarray(qids, str)
+    s['depth'], ids = check_k(depth, 'depth'), batch_ids(L.shape[0]) if qids is None else np.asarray(qids, str)
     if ids.shape != (L.shape[0],): raise EvalInputError(f"qids must give one id per list ({L.shape[0]}); got shape {ids.shape}")
-    _check_distinct(ids)
+    if qids is not None: _check_distinct(ids)
     if s['negative'] is not None: check_choice(s['negative'], 'negative', NEGATIVE)
     check_choice(s['ties'], 'tie policy', TIE_POLICIES)
     V, has, n_ret = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s)
     counted = _counted(xp, has, n_ret, s['queries'])
     if lw is None: LW = xp.where(counted[:, None], xp.ones(V.shape, dtype=xp.float64), 0.0)
     else:
-        a = xp.reshape(xp.astype(xp.asarray(lw), xp.float64), (-1,))
+        a = xp.reshape(xp.astype(xp.asarray(lw if _namespace(lw) is xp else as_array(lw, 'list_weights')), xp.float64), (-1,))
         if tuple(a.shape) != (L.shape[0],) or _known(xp.any(~xp.isfinite(a) | (a < 0))):
             raise EvalInputError(f"list_weights must be 'tf_ranking' or one finite weight ≥ 0 per list ({L.shape[0]}); got shape {tuple(a.shape)}")
         LW = xp.where(counted[:, None], a[:, None] * xp.ones(V.shape, dtype=xp.float64), 0.0)
@@ -793,7 +802,7 @@ def evaluate_batch(scores, # (queries × candidates) scores: numpy, torch, JAX, 
     if not keys: raise EvalInputError("measures must name at least one measure, e.g. 'nDCG@10' or ['AP', 'RR']")
     parsed, s = _settings([parse_measure(k) for k in keys], keys, conventions, dict(ties=ties, queries=queries, empty=empty,
                           list_weights=list_weights if isinstance(list_weights, str) else None, negative=negative, zero_weights=zero_weights))
-    if (xp := _namespace(scores, labels, mask, weights, None if isinstance(list_weights, str) else list_weights)) is not None:
+    if (xp := _namespace(scores, labels, mask, weights)) is not None:
         return _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys, parsed, s, qids, depth)
     L = _matrix(labels, 'labels', axes=(1, 2, 3))
     _check_not_empty(L.shape)
@@ -802,7 +811,7 @@ def evaluate_batch(scores, # (queries × candidates) scores: numpy, torch, JAX, 
     _check_measures(parsed, keys, L.ndim == 3, W is not None, isinstance(lw, str))
     s['depth'], ids = check_k(depth, 'depth'), batch_ids(len(L)) if qids is None else np.asarray(qids, str)
     if ids.shape != (len(L),): raise EvalInputError(f"qids must give one id per list ({len(L)}); got shape {ids.shape}")
-    _check_distinct(ids)
+    if qids is not None: _check_distinct(ids)
     if _host_kernels(parsed, s, L, W) and (e := _host_evaluation(S, L, M, ids, parsed, keys, s, lw)) is not None: return e
     step = len(L) if any(m.definition.batch_wide for m in parsed) else max(1, _BLOCK_ITEMS // max(L.shape[1], 1))
     parts = [_evaluate_block(S[a:a + step], L[a:a + step], None if M is None else M[a:a + step], None if W is None else W[a:a + step],
