@@ -6,7 +6,8 @@ is refused with one `EvalInputError`, never copied to the host."""
 import numpy as np
 import pytest
 from rankmetrics_nb.engine.checks import EvalInputError
-from rankmetrics_nb.evaluator.batches import evaluate_batch, ArrayBatchEvaluation
+from rankmetrics_nb.evaluator.batches import evaluate_batch
+from rankmetrics_nb.evaluator.batches import ArrayBatchEvaluation
 
 xs = pytest.importorskip('array_api_strict')
 pytest.importorskip('array_api_compat')

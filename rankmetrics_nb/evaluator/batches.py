@@ -15,6 +15,9 @@ from ..registry.conventions import apply_conventions, apply_empty, convention, e
 from .memory import PerQueryValues
 from ..metrics.dcg import gain_values
 from ..metrics.rank_correlation import ordered_pairs
+from ..metrics.batch import (_namespace, _known, _ratio, _kernel_block, _kernel_refusal, _host_kernels, _counted,
+                                          _xp_matrix, _KERNEL_TIES)
+
 
 # %% auto #0
 __all__ = ['NEGATIVE', 'BATCH_DEFAULTS', 'as_array', 'batch_ids', 'ranked_batch', 'tf_ranking_list_weights', 'BatchEvaluation',
@@ -280,394 +283,28 @@ def _from_dict(cls, d:dict)->BatchEvaluation:
 
 BatchEvaluation._json_fields, BatchEvaluation._from_dict = _json_fields, classmethod(_from_dict)
 
-# %% ../../nbs/63_evaluator.batches.ipynb #b10728c1
-def _namespace(*xs):
-    "The array namespace of the arrays given (None for numpy, lists, and arrays known only by DLPack): `array_api_compat`'s, as scikit-learn reads it; arrays of two libraries are refused."
-    try: import array_api_compat as compat
-    except ImportError: return None                         # without the `array` extra every input goes through `as_array`
-    arrays = [x for x in xs if x is not None and not isinstance(x, (list, tuple, int, float))]
-    spaces = []
-    for x in arrays:
-        try: spaces.append(compat.array_namespace(x))
-        except TypeError: spaces.append(np)                 # not an array of the standard (e.g. only `__dlpack__`): read on the host
-    spaces = [s if not compat.is_numpy_namespace(s) else np for s in spaces]
-    if len(set(map(id, spaces))) > 1:
-        raise EvalInputError("scores, labels, mask and weights must be arrays of one library (or lists); got arrays of "
-                             f"{', '.join(sorted({getattr(s, '__name__', str(s)) for s in spaces}))}: convert them to one")
-    return None if not spaces or spaces[0] is np else spaces[0]
-
-# %% ../../nbs/63_evaluator.batches.ipynb #05082e2e
-def _known(flag)->bool|None:
-    "A 0-d boolean array as a Python bool, or None where its value is not known yet (inside `jax.jit`, a traced value)."
-    try: return bool(flag)
-    except Exception as e:
-        if 'Tracer' in type(e).__name__ or 'Concretization' in type(e).__name__: return None
-        raise
-
-def _refuse(xp, bad, message)->object:
-    "Raise `message(first bad (row, column))` if any of the (queries × candidates) flags `bad` holds; inside `jax.jit`, the rows to poison (NaN)."
-    known = _known(xp.any(bad))
-    if known is None: return xp.any(bad, axis=1)
-    if known:
-        flat = np.asarray(xp.reshape(xp.astype(bad, xp.int8), (-1,)) if not isinstance(bad, np.ndarray) else bad.ravel())
-        raise EvalInputError(message(*divmod(int(np.argmax(flat)), bad.shape[1])))
-    return None
-
-# %% ../../nbs/63_evaluator.batches.ipynb #995b2586
-def _take(xp, a, idx):
-    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (`take_along_axis`, as one `take` of the flattened matrix)."
-    q, n = a.shape
-    if idx.shape[1] == 0: return a[:, :0]
-    rows = xp.reshape(xp.arange(0, q * n, n, dtype=idx.dtype), (q, 1))
-    return xp.reshape(xp.take(xp.reshape(a, (-1,)), xp.reshape(idx + rows, (-1,))), idx.shape)
-
-def _sort_key(xp, S, ranked, ties:str):
-    """Each item's ascending sort key under the tie policy: the negated score (rounded to float32 for 'trec'; a float32
-    score stays float32, whose order and ties float64 keeps), +inf for the unranked; for 'input', 0 for the ranked, 1 after."""
-    if ties == 'input': return xp.astype(~ranked, xp.float64)
-    s = xp.astype(S, xp.float32, copy=False) if ties == 'trec' else S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, xp.float64)
-    return -s if _known(xp.all(ranked)) else xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
-
-# %% ../../nbs/63_evaluator.batches.ipynb #ebf7bdbf
-def _rank_order(xp, key, ties:str, width:int):
-    """(The columns of each row's top `width` ranks, their sort keys): one sort of the keys, checked for ties; where ranked
-    items tie, a stable sort, which orders tied items by
-    column descending (the batch's ids descending, trec_eval's rule) for 'trec', 'double' and 'expected' (any fixed order
-    serves there), by column for 'stable' and 'input'."""
-    if ties == 'input': return _stable_order(xp, key, ties)[:, :width], None
-    o = xp.argsort(key, axis=1, stable=False)                 # one sort, then a check: where no ranked items tie, any sort serves
-    k = _take(xp, key, o)
-    tied = xp.any((k[:, 1:] == k[:, :-1]) & (k[:, 1:] < xp.inf), axis=1)
-    if _known(xp.any(tied)) is not False:
-        if xp is np:                                          # on the host only the rows with a tie are sorted again
-            at = np.flatnonzero(tied)
-            o[at] = _stable_order(np, key[at], ties)
-            k[at] = np.take_along_axis(key[at], o[at], axis=1)
-        else: o = _stable_order(xp, key, ties); k = _take(xp, key, o)
-    return o[:, :width], k[:, :width]
-
-def _stable_order(xp, key, ties:str):
-    "The stable sort of each row's keys: tied items by column ('stable', 'input'), or by column descending."
-    if ties in ('stable', 'input'): return xp.argsort(key, axis=1, stable=True)
-    return (key.shape[1] - 1) - xp.argsort(xp.flip(key, axis=1), axis=1, stable=True)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #3358fefb
-@dataclass(eq=False)
-class _Ranked:
-    "A block's items in rank order in the input's namespace `xp`: what the batch kernels read."
-    xp: object # the array namespace (numpy itself on the host)
-    G: object # (q × width) the grades of the ranked items in rank order, NaN after each row's last
-    S: object # (q × width) their scores (float64), NaN padding; None where no measure reads them
-    W: object # (q × width) their item weights (0 in padding), or None
-    n_ret: object # (q,) ranked items (after the depth cut)
-    L: object # (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source)
-    IW: object # (q × n) the valid items' weights (0 elsewhere), or None
-    groups: object = None # ties='expected' with tied items: (q × width × width) whether two ranks share a tie group; else None
-    poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
-
-    @property
-    def ranks(self): return self.xp.arange(1, self.G.shape[1] + 1, dtype=self.xp.float64)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #15a79bb1
-def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:int|None=None, groups:bool=True,
-            scores:bool=True)->_Ranked|None:
-    """The block's `_Ranked` (its top `width` ranks; None: all), checked as `ranked_batch` checks a block: one sort and one
-    gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`."""
-    F, (q, n) = xp.float64, L.shape
-    L = xp.astype(L, F)
-    given, low = ~xp.isnan(L), L < 0                                    # (NaN compares False)
-    if negative is None and _known(xp.any(low)):
-        raise EvalInputError("labels hold negative values: say what they are with negative='pad' (padding: TF-Ranking, allRank) "
-                             "or negative='grade' (grades below 0: Rax)")
-    valid = given & ~low if negative == 'pad' else given
-    if M is not None: valid = valid & xp.astype(M, xp.bool)
-    poison = []
-    if W is not None:
-        W = xp.astype(W, F)
-        poison.append(_refuse(xp, valid & ~(xp.isfinite(W) & (W >= 0)), lambda r, c: f"weights must be finite numbers ≥ 0; got {float(W[r, c])} at row {r}, column {c}"))
-        if zero_weights == 'mask': valid = valid & (W != 0)
-    S = S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, F)
-    poison.append(_refuse(xp, valid & (xp.isnan(S) | (S == xp.inf)), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
-    ranked = valid & (S > -xp.inf)
-    every = M is None and W is None and negative != 'pad'           # then the valid labels are the labels given
-    cut = n if depth is None else min(depth, n)
-    keep = n if ties == 'expected' else min(cut, n if width is None else width)   # ties='expected' reads whole tie groups
-    o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties), ties, keep)
-    inside = _take(xp, ranked, o) if key is None else key < xp.inf
-    if ties == 'expected' and cut < n and _known(xp.any(inside[:, cut] & (key[:, cut] == key[:, cut - 1]))):
-        _check_cut(np.ones(1, bool), depth)
-    o, inside, key = o[:, :cut], inside[:, :cut], None if key is None else key[:, :cut]
-    G = xp.where(inside, _take(xp, L, o), xp.nan)
-    n_ret = xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
-    d = _Ranked(xp, G, xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan) if scores else None, None if W is None else xp.where(inside, _take(xp, W, o), 0.0),
-                n_ret if depth is None else xp.minimum(n_ret, depth), L if every else xp.where(valid, L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
-    if ties == 'expected': d.groups = _tie_layout(d, key, inside)
-    for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
-    return None if d.groups is not None and not groups else d
-
-# %% ../../nbs/63_evaluator.batches.ipynb #4fd36a8d
-def _tie_layout(d:_Ranked, key, inside):
-    "ties='expected': the (q × width × width) same-group flags of the ranks (tied: equal keys, side by side), or None where nothing ties."
-    xp = d.xp
-    tied = xp.concat([xp.zeros((key.shape[0], 1), dtype=xp.bool), inside[:, 1:] & (key[:, 1:] == key[:, :-1])], axis=1)
-    if _known(xp.any(tied)) is False: return None
-    gid = xp.cumulative_sum(xp.astype(~tied, xp.int64), axis=1)
-    return (gid[:, :, None] == gid[:, None, :]) & inside[:, :, None] & inside[:, None, :]
-
-def _group_mean(d:_Ranked, x):
-    "Each rank's tie-group mean of `x` (q × width), or `x` itself without tie groups."
-    if d.groups is None: return x
-    xp = d.xp
-    g = _f(xp, d.groups)
-    return xp.sum(g * x[:, None, :], axis=2) / xp.maximum(xp.sum(g, axis=2), 1.0)
-
-def _f(xp, a):
-    "`a` as float64."
-    return xp.astype(a, xp.float64)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #0e91d93d
-def _first_chance(d:_Ranked, f):
-    "Each rank's chance of holding the row's first flagged item (`f`: q × width), every order of each tie group equally likely."
-    xp = d.xp
-    f = f & ~xp.isnan(d.G)
-    if d.groups is None:
-        first = xp.cumulative_sum(xp.astype(f, xp.int64), axis=1) == 1
-        return _f(xp, f & first)
-    g, w = d.groups, d.G.shape[1]
-    at = xp.arange(w)
-    earlier = at[None, :, None] > at[None, None, :]                               # (rank i, rank j): j above i
-    G = _f(xp, g)
-    n, r = xp.sum(G, axis=2), xp.sum(G * _f(xp, f)[:, None, :], axis=2)          # each rank's group: size, flagged items
-    pos = xp.sum(_f(xp, g & (at[None, :, None] >= at[None, None, :])), axis=2)    # the place in its group, from 1
-    before = xp.sum(_f(xp, ~g & earlier) * _f(xp, f)[:, None, :], axis=2)     # flagged items in the groups above
-    num, den = n - r - pos + 1, n - pos + 1                                         # place p unflagged: (n - r - p + 1)/(n - p + 1)
-    step = xp.where(num > 0, xp.log(xp.maximum(num, 1.0) / den), -xp.inf)
-    logs = xp.sum(xp.where(g & earlier, step[:, None, :], 0.0), axis=2)
-    ok = (before == 0) & (r > 0) & ~xp.isnan(d.G)
-    return xp.where(ok, r / xp.maximum(den, 1.0) * xp.exp(logs), 0.0)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #ca94833b
-def _row_sums(xp, x):
-    "Row sums added rank by rank, left to right (the last cumulative sum): the engine's sums in rank order, bit for bit on numpy."
-    if x.shape[1] == 0: return xp.zeros(x.shape[0], dtype=xp.float64)
-    return xp.cumulative_sum(x, axis=1)[:, -1]
-
-def _largest(xp, x, k:int):
-    "Each row's `k` largest values, largest first."
-    return xp.flip(xp.sort(x, axis=1), axis=1)[:, :k]
-
-def _ratio(xp, num, den):
-    "`num / den`, 0 where `den` is 0."
-    return xp.where(den != 0, num / xp.where(den != 0, den, 1.0), 0.0)
-
-def _grade_gains(xp, g, gain):
-    "The gain of each grade (0 for NaN): 'linear', 'exp', 'binary' or a {grade: gain} mapping, as `metrics.dcg.gain_values`."
-    if gain == 'linear': return xp.where(g > 0, g, 0.0)              # (NaN compares False)
-    if gain == 'binary': return xp.astype(g > 0, xp.float64)
-    if gain == 'exp': return xp.where(g > 0, (xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x))(xp.where(g > 0, g, 0.0)) - 1.0, 0.0)
-    g0 = xp.where(xp.isnan(g), 0.0, g)
-    out = xp.maximum(g0, 0.0)
-    for grade in sorted(gain): out = xp.where(g0 == grade, float(gain[grade]), out)   # a loop over the mapping's few grades
-    return xp.where(xp.isnan(g), 0.0, out)
-
-def _discounts(xp, n:int, discount:str, base)->object:
-    "The discount weights of ranks 1 … n, as `metrics.dcg.discount_weights`."
-    r = xp.arange(1, n + 1, dtype=xp.float64)
-    if discount == 'log2': return 1 / xp.log2(r + 1)
-    return xp.log2(xp.asarray(float(base), dtype=xp.float64)) / xp.log2(xp.maximum(r, float(base)))
-
-# %% ../../nbs/63_evaluator.batches.ipynb #06349f5f
-def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
-    "DCG@k (nDCG@k with `normalise`) of every row: the gains (times the item weights; ties='expected': each group's mean) times the discounts."
-    xp, gain = d.xp, p['gain'] if p.get('gains') is None else p['gains']
-    if gain == 'exp' and _known(xp.any(d.L >= 1024)):
-        raise EvalInputError("gain 'exp' of a grade ≥ 1024 is not finite (2**grade - 1 is beyond the largest float); use gain='linear' or smaller grades")
-    G = _grade_gains(xp, d.G, gain)
-    if d.W is not None: G = G * d.W
-    width = G.shape[1] if k is None else min(k, G.shape[1])
-    top = _group_mean(d, G)[:, :width]
-    if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
-    if p['ideal'] == 'judged':
-        I = _grade_gains(xp, d.L, gain)
-        I = I if d.IW is None else I * d.IW
-    else: I = G if p['ideal'] == 'returned' else G[:, :width]
-    I = I if isinstance(gain, str) and d.IW is None else xp.where(I > 0, I, 0.0)      # a named gain is ≥ 0; the ideal keeps the positive ones
-    I = _largest(xp, I, I.shape[1] if k is None else min(k, I.shape[1]))
-    w = _discounts(xp, max(width, I.shape[1]), p['discount'], p['base'])
-    return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:I.shape[1]]))
-
-# %% ../../nbs/63_evaluator.batches.ipynb #2be1ee50
-def _hits(d:_Ranked, p:dict):
-    "(q × width) the relevant ranked items (grade ≥ rel); nonpositive='not_retrieved': those scored ≤ 0 are not (torchmetrics)."
-    h = d.G >= p['rel']
-    return h & ~(d.S <= 0) if p.get('nonpositive') == 'not_retrieved' else h
-
-def _n_relevant(d:_Ranked, p:dict):
-    "R per row: the valid items of grade ≥ rel (n_rel='listed': the ranked ones)."
-    xp = d.xp
-    src = d.G if p.get('n_rel') == 'listed' else d.L
-    return xp.sum(_f(xp, src >= p['rel']), axis=1)
-
-def _found(d:_Ranked, h, k):
-    "Relevant items in the top k (ties='expected': the expected number)."
-    return d.xp.sum(_group_mean(d, _f(d.xp, h))[:, :k], axis=1)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #9cd552ae
-def _k_precision(d:_Ranked, k, p:dict):
-    "P@k: relevant items in the top k over k (adaptive_k: min(k, ranked); no k: the ranked items)."
-    xp, n = d.xp, _f(d.xp, d.n_ret)
-    den = n if k is None else xp.minimum(n, float(k)) if p['adaptive_k'] else xp.full(n.shape, float(k), dtype=xp.float64)
-    return _ratio(xp, _found(d, _hits(d, p), k), den)
-
-def _k_recall(d:_Ranked, k, p:dict):
-    "R@k: relevant items in the top k over R."
-    return _ratio(d.xp, _found(d, _hits(d, p), k), _n_relevant(d, p))
-
-def _k_f(d:_Ranked, k, p:dict):
-    "F_β@k: (1+β²)PR/(β²P+R), as found / (w·R + (1 - w)·n) with w = 1/(1 + β⁻²)."
-    xp = d.xp
-    with np.errstate(over='ignore'): w = float(1 / (1 + np.float64(p['beta']) ** -2.0))
-    n = _f(xp, d.n_ret) if k is None else float(k)
-    return _ratio(xp, _found(d, d.G >= p['rel'], k), w * _n_relevant(d, p) + (1 - w) * n)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #18700a91
-def _k_ap(d:_Ranked, k, p:dict):
-    "AP@k: the precision at each relevant item of the top k (times its weight), added in rank order, over the denominator."
-    xp, h = d.xp, _hits(d, p)
-    width = h.shape[1] if k is None else min(k, h.shape[1])
-    R = _n_relevant(d, p)
-    if d.W is not None:
-        if p['denominator'] == 'min_n_rel_k' or d.groups is not None:
-            raise EvalInputError("weighted AP divides by the weight of the relevant documents: use denominator='n_rel' or 'retrieved', "
-                                 "and a tie policy other than 'expected'")
-        R = xp.sum(xp.where(d.L >= p['rel'], d.IW, 0.0), axis=1)
-    if d.groups is not None: return _expected_ap(d, h, width, R, k, p)
-    hf = _f(xp, h[:, :width])
-    terms = xp.where(h[:, :width], xp.cumulative_sum(hf, axis=1) / d.ranks[:width], 0.0)
-    if d.W is not None: terms, hf = terms * d.W[:, :width], hf * d.W[:, :width]
-    D = dict(n_rel=R, retrieved=xp.sum(hf, axis=1), min_n_rel_k=R if k is None else xp.minimum(R, float(k)))[p['denominator']]
-    return _ratio(xp, _row_sums(xp, terms), D)
-
-def _expected_ap(d:_Ranked, h, width:int, R, k, p:dict):
-    "ties='expected': E[AP@k], each rank's term E[rel_i · C_i / i] from its group's size, relevant items and the place in it."
-    xp, g = d.xp, _f(d.xp, d.groups)
-    if p['denominator'] == 'retrieved' and k is not None:
-        raise EvalInputError("AP(denominator=retrieved)@k with ties='expected' divides by a count that depends on the order of a tie "
-                             "cut by k: it is computed on numpy arrays only (engine path)")
-    hf, at = _f(xp, h), xp.arange(h.shape[1])
-    n, r = xp.sum(g, axis=2), xp.sum(g * hf[:, None, :], axis=2)
-    pos = xp.sum(g * _f(xp, at[None, :, None] >= at[None, None, :]), axis=2)
-    before = xp.sum((1.0 - g) * _f(xp, at[None, :, None] > at[None, None, :]) * hf[:, None, :], axis=2)
-    terms = xp.where(~xp.isnan(d.G), _ratio(xp, r, n) * (before + 1 + _ratio(xp, r - 1, n - 1) * (pos - 1)) / d.ranks, 0.0)
-    D = dict(n_rel=R, retrieved=xp.sum(hf, axis=1), min_n_rel_k=R if k is None else xp.minimum(R, float(k)))[p['denominator']]
-    return _ratio(xp, xp.sum(terms[:, :width], axis=1), D)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #297761a7
-def _k_rr(d:_Ranked, k, p:dict):
-    "RR@k: one over the rank of the first relevant (by='most_relevant': of the row's top grade) item in the top k; ties='expected': its expected value."
-    xp = d.xp
-    G = xp.where(d.S <= 0, 0.0, d.G) if p['nonpositive'] == 'not_retrieved' else d.G
-    if p['by'] == 'first': t = G >= p['rel']
-    else:
-        top = xp.max(xp.where(xp.isnan(d.L), -xp.inf, d.L), axis=1)[:, None] if d.L.shape[1] else xp.full((d.L.shape[0], 1), -xp.inf)
-        t = (G == top) & (top >= p['rel'])
-    width = t.shape[1] if k is None else min(k, t.shape[1])
-    return xp.sum(_first_chance(d, t)[:, :width] / d.ranks[:width], axis=1) if d.groups is not None else _first_inverse(xp, t[:, :width])
-
-def _first_inverse(xp, t):
-    "1 / the rank of each row's first True, 0 where there is none."
-    if t.shape[1] == 0: return xp.zeros(t.shape[0], dtype=xp.float64)
-    rank = xp.astype(xp.argmax(xp.astype(t, xp.int8), axis=1), xp.float64) + 1
-    return xp.where(xp.any(t, axis=1), 1 / rank, 0.0)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #06750fea
-_KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f)
-
-def _kernel_refusal(m:Measure, s:dict, subtopics:bool)->str|None:
-    "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
-    p = dict(m.params)
-    if m.name not in _KERNELS: return f"{m.name} has no batch kernel (those of {', '.join(_KERNELS)})"
-    if subtopics: return "subtopic labels are evaluated on the host"
-    if p.get('judged_only'): return "judged_only re-ranks the judged items on the host"
-    if isinstance(s['list_weights'], str): return "TF-Ranking's list-weight rule (list_weights='tf_ranking') is computed on the host"
-    return None
-
-def _need(parsed:list)->int|None:
-    "How many ranks the measures read: the largest cutoff, None (all) where one reads the whole list."
-    ks = [m.k for m in parsed]
-    whole = any(k is None or dict(m.params).get('ideal') == 'returned' or dict(m.params).get('n_rel') == 'listed' for m, k in zip(parsed, ks))
-    return None if whole else max(ks)
-
-# %% ../../nbs/63_evaluator.batches.ipynb #778e7780
-def _empty_values(xp, V:list, parsed:list, L, empty, keys:list, ids)->list:
-    "Each measure's values with the empty-query policy applied (`registry.conventions.apply_empty`), in the namespace."
-    bad, out = {}, []
-    for v, m, key in zip(V, parsed, keys):
+# %% ../../nbs/63_evaluator.batches.ipynb #dfcb4ef4
+def _policies(parsed:list, empty)->list:
+    "Each measure's (empty-query policy or None where none applies, its relevance threshold): `registry.conventions.apply_empty`'s rule."
+    out = []
+    for m in parsed:
         e = empty.get(m.name, empty.get(None)) if isinstance(empty, dict) else empty
-        if e is None or not empty_policy_applies(m): out.append(v); continue
-        check_choice(e, 'empty policy', EMPTY_POLICIES)
-        rel = dict(m.params).get('rel')
-        none = ~xp.any(L >= (1 if rel is None else rel), axis=1)
-        if e == 'error':
-            if _known(xp.any(none)): bad.setdefault(tuple(ids[np.asarray(none)].tolist()), []).append(key)
-            out.append(v)
-        else: out.append(xp.where(none, dict(neg=0.0, pos=1.0, skip=xp.nan)[e], v))
-    if bad:
-        raise EvalInputError("empty='error': " + '; '.join(f"{plural(len(q), 'query', 'queries')} without a relevant document for "
-                             f"{', '.join(ks)}: {preview(list(q))}" for q, ks in bad.items()))
+        if e is not None: check_choice(e, 'empty policy', EMPTY_POLICIES)
+        out.append((e if empty_policy_applies(m) else None, dict(m.params).get('rel') or 1))
     return out
-
-# %% ../../nbs/63_evaluator.batches.ipynb #6eef9394
-def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, host:bool=False)->tuple|None:
-    "(values (rows × measures), rows with a valid item, items ranked per row) of a block by the batch kernels; None on the host where scores tie under ties='expected' (the engine's path)."
-    d = _ranked(xp, S, L, M, W, s['ties'], s['depth'], s['negative'], s['zero_weights'], _need(parsed), groups=not host,
-                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' for m in parsed))
-    if d is None: return None
-    if any(dict(m.params)['ideal'] == 'returned_top_k' and m.k is not None for m in parsed if m.name == 'nDCG') and d.groups is not None:
-        raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
-                             "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
-                             "(scikit-learn's) or 'judged'")
-    V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
-    V = xp.stack(_empty_values(xp, V, parsed, d.L, s['empty'], keys, ids), axis=1)
-    if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
-    return V, xp.any(~xp.isnan(d.L), axis=1), d.n_ret
-
-def _counted(xp, has, n_ret, queries:str):
-    "The rows the means count: with a valid item, and under queries='run' a ranked one."
-    return has & (n_ret > 0) if queries == 'run' else has
-
-# %% ../../nbs/63_evaluator.batches.ipynb #c12e74a4
-def _host_kernels(parsed:list, s:dict, L:np.ndarray, W)->bool:
-    "Whether the batch kernels evaluate these numpy matrices: grades (2-D), no item weights, a tie policy by score or input."
-    return L.ndim == 2 and W is None and s['ties'] in _KERNEL_TIES and not any(_kernel_refusal(m, s, False) for m in parsed)
-
-_KERNEL_TIES = ('trec', 'double', 'stable', 'input', 'expected')
 
 def _host_evaluation(S, L, M, ids, parsed:list, keys:list, s:dict, lw)->BatchEvaluation|None:
     "`evaluate_batch` of numpy matrices by the batch kernels, block by block; None where scores tie under ties='expected' (the engine's path)."
     if s['negative'] is not None: check_choice(s['negative'], 'negative', NEGATIVE)
     step, parts = max(1, _BLOCK_ITEMS // max(L.shape[1], 1)), []
     for a in range(0, len(L), step):
-        p = _kernel_block(np, S[a:a + step], L[a:a + step], None if M is None else M[a:a + step], None, ids[a:a + step], parsed, keys, s, host=True)
+        p = _kernel_block(np, S[a:a + step], L[a:a + step], None if M is None else M[a:a + step], None, ids[a:a + step], parsed, keys, s, _policies(parsed, s['empty']), host=True)
         if p is None: return None
         parts.append(p)
     V, has, n_ret = (np.concatenate([p[i] for p in parts]) for i in range(3))
     counted = _counted(np, has, n_ret, s['queries'])
     LW = np.where(counted[:, None], np.ones(V.shape) if lw is None else np.repeat(lw[:, None], len(parsed), axis=1), 0.0)
     return BatchEvaluation(keys, parsed, ids, V, LW, ids[has & (n_ret == 0)], ids[~has], s['queries'], s['ties'], s['empty'], int(n_ret.sum()))
-
-# %% ../../nbs/63_evaluator.batches.ipynb #bdd02fc2
-def _xp_matrix(xp, x, name:str, shape:tuple=None, axes:tuple=(1, 2)):
-    "`x` as a 2-D array of the namespace `xp` (one row for 1-D), checked as `_matrix` checks a numpy one."
-    a = xp.asarray(x)
-    if a.ndim not in axes:
-        raise EvalInputError(f"{name} must have {' or '.join(map(str, axes)).replace(' or ', ', ', len(axes) - 2)} axes (one list, "
-                             f"or queries × candidates{' (× subtopics)' if 3 in axes else ''}); got {a.ndim}, shape {tuple(a.shape)}")
-    a = xp.reshape(a, (1, -1)) if a.ndim == 1 else a
-    if not xp.isdtype(a.dtype, ('bool', 'integral', 'real floating')): raise EvalInputError(f"{name} must hold numbers; got dtype {a.dtype}")
-    if name == 'scores' and xp.isdtype(a.dtype, 'bool'): raise EvalInputError("scores must be numbers, not booleans: a model's scores rank the items")
-    if shape is not None and tuple(a.shape[:2]) != shape: raise EvalInputError(f"{name} must have shape {shape} (queries × candidates); got {tuple(a.shape)}")
-    return a
 
 # %% ../../nbs/63_evaluator.batches.ipynb #9533c23b
 class ArrayBatchEvaluation(BatchEvaluation):
@@ -714,7 +351,7 @@ def _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys:list, par
     if qids is not None: _check_distinct(ids)
     if s['negative'] is not None: check_choice(s['negative'], 'negative', NEGATIVE)
     check_choice(s['ties'], 'tie policy', TIE_POLICIES)
-    V, has, n_ret = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s)
+    V, has, n_ret = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s, _policies(parsed, s['empty']))
     counted = _counted(xp, has, n_ret, s['queries'])
     if lw is None: LW = xp.where(counted[:, None], xp.ones(V.shape, dtype=xp.float64), 0.0)
     else:
