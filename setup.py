@@ -19,6 +19,7 @@ py_versions = '3.11 3.12 3.13'.split()
 requirements = cfg.get('requirements', '').split()
 plot_requirements = cfg.get('plot_requirements', '').split()
 dask_requirements = cfg.get('dask_requirements', '').split()
+array_requirements = cfg.get('array_requirements', '').split()
 dev_requirements = cfg.get('dev_requirements', '').split()
 min_python = cfg['min_python']
 
@@ -38,7 +39,7 @@ setuptools.setup(
     include_package_data=True,
     package_data={cfg['lib_name']: ['data/*']},
     install_requires=requirements,
-    extras_require={'plot': plot_requirements, 'dask': dask_requirements, 'dev': dev_requirements + plot_requirements},
+    extras_require={'plot': plot_requirements, 'dask': dask_requirements, 'array': array_requirements, 'dev': dev_requirements + plot_requirements},
     python_requires='>=' + min_python,
     long_description=open('README.md', encoding='utf-8').read(),
     long_description_content_type='text/markdown',

@@ -4,20 +4,24 @@
 
 # %% ../../nbs/63_evaluator.batches.ipynb #5d6b4893
 from __future__ import annotations
+import functools
 import numpy as np
 from dataclasses import dataclass
 from ..engine.checks import EvalInputError, check_k, check_choice
 from ..engine.kit import Batch, SubtopicBatch, Ranking, Mean, plural, preview
 from ..engine.order import TIE_POLICIES     # the tie ordering: the one place this module reads it from
 from ..registry.measures import parse_measure, Measure
-from ..registry.conventions import apply_conventions, apply_empty, convention
+from ..registry.conventions import apply_conventions, apply_empty, convention, empty_policy_applies, EMPTY_POLICIES
 from .memory import PerQueryValues
 from ..metrics.dcg import gain_values
 from ..metrics.rank_correlation import ordered_pairs
+from ..metrics.batch import (_namespace, _known, _ratio, _kernel_block, _kernel_refusal, _host_kernels, _counted,
+                                          _xp_matrix, _KERNEL_TIES)
+
 
 # %% auto #0
 __all__ = ['NEGATIVE', 'BATCH_DEFAULTS', 'as_array', 'batch_ids', 'ranked_batch', 'tf_ranking_list_weights', 'BatchEvaluation',
-           'evaluate_batch', 'batch_as_dicts']
+           'ArrayBatchEvaluation', 'evaluate_batch', 'batch_as_dicts']
 
 # %% ../../nbs/63_evaluator.batches.ipynb #4b9cde2c
 def as_array(x, # a numpy array, a list, or an array of another library (torch, JAX, CuPy): anything with `__dlpack__` or `__array__`
@@ -38,11 +42,15 @@ def as_array(x, # a numpy array, a list, or an array of another library (torch, 
 NEGATIVE = {'pad': "a label < 0 is padding (TF-Ranking's is_label_valid, allRank's -1)",
             'grade': "a label < 0 is a grade below 0 (Rax; gains clip it to 0, as for trec_eval's -1)"}
 
-def _matrix(x, name:str, shape:tuple=None)->np.ndarray:
-    "`x` (via `as_array`) as a 2-D array (one row for 1-D), of `shape` if given."
+def _matrix(x, name:str, shape:tuple=None, axes:tuple=(1, 2))->np.ndarray:
+    "`x` (via `as_array`) as a 2-D array (one row for 1-D), of `shape` if given; refused unless it has one of `axes` axes."
     a = as_array(x, name)
+    if a.ndim not in axes:
+        raise EvalInputError(f"{name} must have {' or '.join(map(str, axes)).replace(' or ', ', ', len(axes) - 2)} axes (one list, "
+                             f"or queries × candidates{' (× subtopics)' if 3 in axes else ''}); got {a.ndim}, shape {a.shape}")
     a = a.reshape(1, -1) if a.ndim == 1 else a
     if a.dtype.kind not in 'biuf': raise EvalInputError(f"{name} must hold numbers; got dtype {a.dtype}")
+    if a.dtype.kind == 'b' and name == 'scores': raise EvalInputError("scores must be numbers, not booleans: a model's scores rank the items")
     if shape is not None and a.shape[:2] != shape: raise EvalInputError(f"{name} must have shape {shape} (queries × candidates); got {a.shape}")
     return a
 
@@ -55,7 +63,7 @@ def _check_scores(s:np.ndarray, valid:np.ndarray):
 
 # %% ../../nbs/63_evaluator.batches.ipynb #c48067a3
 def _valid(labels:np.ndarray, mask, weights, negative, zero_weights:str)->np.ndarray:
-    "(queries × candidates) the valid items: a label given (not NaN), not masked, not negative under negative='pad', of weight > 0 under zero_weights='mask'."
+    "(queries × candidates) the valid items: a label given (not NaN), not masked, not negative under negative='pad', of weight ≠ 0 under zero_weights='mask' (the weights checked first)."
     sub = labels.ndim == 3
     given = ~np.isnan(labels).all(axis=2) if sub else ~np.isnan(labels)
     low = (np.nan_to_num(labels, nan=0) < 0)
@@ -64,13 +72,25 @@ def _valid(labels:np.ndarray, mask, weights, negative, zero_weights:str)->np.nda
                              "or negative='grade' (grades below 0: Rax)")
     ok = given if negative != 'pad' else given & ~(low.all(axis=2) if sub else low)
     if mask is not None: ok &= mask
-    if weights is not None and zero_weights == 'mask' and not sub: ok &= weights > 0
+    if weights is not None: _check_weights(weights, ok)
+    if weights is not None and zero_weights == 'mask' and not sub: ok &= weights != 0    # only a weight of exactly 0 masks
     return ok
+
+def _check_weights(w:np.ndarray, ok:np.ndarray):
+    "Raise unless the weight of every item in `ok` is a finite number ≥ 0."
+    bad = ok & ~(np.isfinite(w) & (w >= 0))
+    if bad.any():
+        r, c = map(int, np.argwhere(bad)[0])
+        raise EvalInputError(f"weights must be finite numbers ≥ 0; got {w[r, c]} at row {r}, column {c}")
 
 # %% ../../nbs/63_evaluator.batches.ipynb #7bbeb810
 def batch_ids(n:int, # how many rows (or columns)
              )->np.ndarray:
     "The ids the rows (or columns) of a batch get: zero-padded numbers '0'…, which sort as the numbers do."
+    return _ids(n).copy()
+
+@functools.lru_cache(maxsize=8)
+def _ids(n:int)->np.ndarray:
     return np.char.zfill(np.arange(n).astype(str), len(str(max(n - 1, 0)))) if n else np.zeros(0, str)
 
 def _presort(score:np.ndarray, ranked:np.ndarray, ties:str)->np.ndarray:
@@ -151,7 +171,7 @@ def ranked_batch(scores, # (queries × candidates) scores; -inf: not ranked
                 )->Batch|SubtopicBatch:
     "The `Batch` (for subtopic labels a `SubtopicBatch`) that `evaluate` would join from these scores and labels."
     check_choice(ties, 'tie policy', TIE_POLICIES); depth = check_k(depth, 'depth')
-    L = _matrix(labels, 'labels').astype(np.float64, copy=False)
+    L = _matrix(labels, 'labels', axes=(1, 2, 3)).astype(np.float64, copy=False)
     S = _matrix(scores, 'scores', L.shape[:2])
     M = None if mask is None else _matrix(mask, 'mask', L.shape[:2]).astype(bool, copy=False)
     W = None if weights is None else _matrix(weights, 'weights', L.shape[:2]).astype(np.float64, copy=False)
@@ -263,6 +283,84 @@ def _from_dict(cls, d:dict)->BatchEvaluation:
 
 BatchEvaluation._json_fields, BatchEvaluation._from_dict = _json_fields, classmethod(_from_dict)
 
+# %% ../../nbs/63_evaluator.batches.ipynb #dfcb4ef4
+def _policies(parsed:list, empty)->list:
+    "Each measure's (empty-query policy or None where none applies, its relevance threshold): `registry.conventions.apply_empty`'s rule."
+    out = []
+    for m in parsed:
+        e = empty.get(m.name, empty.get(None)) if isinstance(empty, dict) else empty
+        if e is not None: check_choice(e, 'empty policy', EMPTY_POLICIES)
+        out.append((e if empty_policy_applies(m) else None, dict(m.params).get('rel') or 1))
+    return out
+
+def _host_evaluation(S, L, M, ids, parsed:list, keys:list, s:dict, lw)->BatchEvaluation|None:
+    "`evaluate_batch` of numpy matrices by the batch kernels, block by block; None where scores tie under ties='expected' (the engine's path)."
+    if s['negative'] is not None: check_choice(s['negative'], 'negative', NEGATIVE)
+    step, parts = max(1, _BLOCK_ITEMS // max(L.shape[1], 1)), []
+    for a in range(0, len(L), step):
+        p = _kernel_block(np, S[a:a + step], L[a:a + step], None if M is None else M[a:a + step], None, ids[a:a + step], parsed, keys, s, _policies(parsed, s['empty']), host=True)
+        if p is None: return None
+        parts.append(p)
+    V, has, n_ret = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    counted = _counted(np, has, n_ret, s['queries'])
+    LW = np.where(counted[:, None], np.ones(V.shape) if lw is None else np.repeat(lw[:, None], len(parsed), axis=1), 0.0)
+    return BatchEvaluation(keys, parsed, ids, V, LW, ids[has & (n_ret == 0)], ids[~has], s['queries'], s['ties'], s['empty'], int(n_ret.sum()))
+
+# %% ../../nbs/63_evaluator.batches.ipynb #9533c23b
+class ArrayBatchEvaluation(BatchEvaluation):
+    """A `BatchEvaluation` whose `values` and `list_weights` are arrays of the input's namespace (torch, JAX, CuPy,
+    array_api_strict), on its device. `mean_values()` keeps the means there; `means()`, `report()` and the rows left
+    out read them on the host (a number per measure, a flag per row), and `to_numpy()` copies the whole result there."""
+    def __init__(self, keys:list, measures:list, qids, values, list_weights, has, n_ret, queries:str, ties:str, empty, xp):
+        self.keys, self.measures, self.qids, self.values, self.list_weights = keys, measures, qids, values, list_weights
+        self.queries, self.ties, self.empty, self.xp, self._has, self._n_ret = queries, ties, empty, xp, has, n_ret
+    missing_from_qrels = property(lambda self: self.qids[~as_array(self._has, 'has')])
+    missing_from_run = property(lambda self: self.qids[as_array(self._has & (self._n_ret == 0), 'has')])
+    items = property(lambda self: int(self.xp.sum(self._n_ret)))
+    def mean_values(self):
+        "(measures,) each measure's weighted mean over the rows it counts (a NaN left out; 0 where none), in the namespace."
+        xp, v, w = self.xp, self.values, self.list_weights
+        w = xp.where((w > 0) & ~xp.isnan(v), w, 0.0)
+        return _ratio(xp, xp.sum(xp.where(w > 0, v, 0.0) * w, axis=0), xp.sum(w, axis=0))
+    def _summary(self, j:int):
+        keep = (self.list_weights[:, j] > 0) & ~self.xp.isnan(self.values[:, j])
+        n = int(self.xp.sum(self.xp.astype(keep, self.xp.int64)))
+        return Mean(float(self.mean_values()[j]), n, len(self.qids) - n)
+    def to_numpy(self)->BatchEvaluation:
+        "The same result with its values on the host, as numpy's `BatchEvaluation` (a copy of the values and list weights)."
+        return BatchEvaluation(self.keys, self.measures, self.qids, as_array(self.values, 'values'), as_array(self.list_weights, 'list_weights'),
+                               self.missing_from_run, self.missing_from_qrels, self.queries, self.ties, self.empty, self.items)
+    def per_query(self)->dict: return self.to_numpy().per_query()
+    def to_frame(self): return self.to_numpy().to_frame()
+    def __repr__(self): return f"ArrayBatchEvaluation({len(self.qids)} lists, {getattr(self.xp, '__name__', self.xp)}: " + ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items()) + ')'
+
+# %% ../../nbs/63_evaluator.batches.ipynb #9a2d4a96
+def _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys:list, parsed:list, s:dict, qids, depth)->ArrayBatchEvaluation:
+    "`evaluate_batch` in the namespace `xp` of the arrays given: checked as on numpy, computed by the batch kernels on their device."
+    L = _xp_matrix(xp, labels, 'labels', axes=(1, 2, 3))
+    _check_not_empty(tuple(L.shape))
+    S, M, W = (None if x is None else _xp_matrix(xp, x, n, tuple(L.shape[:2])) for x, n in ((scores, 'scores'), (mask, 'mask'), (weights, 'weights')))
+    lw = s['list_weights'] if list_weights is None or isinstance(list_weights, str) else list_weights
+    _check_measures(parsed, keys, L.ndim == 3, W is not None, isinstance(lw, str))
+    where = getattr(xp, '__name__', str(xp))
+    for m, key in zip(parsed, keys):
+        why = _kernel_refusal(m, s, L.ndim == 3) or (None if s['ties'] in _KERNEL_TIES else f"ties={s['ties']!r} reads the run's rank column")
+        if why: raise EvalInputError(f"{key} cannot be evaluated on {where} arrays: {why}; pass numpy arrays to evaluate it on the host")
+    s['depth'], ids = check_k(depth, 'depth'), batch_ids(L.shape[0]) if qids is None else np.asarray(qids, str)
+    if ids.shape != (L.shape[0],): raise EvalInputError(f"qids must give one id per list ({L.shape[0]}); got shape {ids.shape}")
+    if qids is not None: _check_distinct(ids)
+    if s['negative'] is not None: check_choice(s['negative'], 'negative', NEGATIVE)
+    check_choice(s['ties'], 'tie policy', TIE_POLICIES)
+    V, has, n_ret = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s, _policies(parsed, s['empty']))
+    counted = _counted(xp, has, n_ret, s['queries'])
+    if lw is None: LW = xp.where(counted[:, None], xp.ones(V.shape, dtype=xp.float64), 0.0)
+    else:
+        a = xp.reshape(xp.astype(xp.asarray(lw if _namespace(lw) is xp else as_array(lw, 'list_weights')), xp.float64), (-1,))
+        if tuple(a.shape) != (L.shape[0],) or _known(xp.any(~xp.isfinite(a) | (a < 0))):
+            raise EvalInputError(f"list_weights must be 'tf_ranking' or one finite weight ≥ 0 per list ({L.shape[0]}); got shape {tuple(a.shape)}")
+        LW = xp.where(counted[:, None], a[:, None] * xp.ones(V.shape, dtype=xp.float64), 0.0)
+    return ArrayBatchEvaluation(keys, parsed, ids, V, LW, has, n_ret, s['queries'], s['ties'], s['empty'], xp)
+
 # %% ../../nbs/63_evaluator.batches.ipynb #1813d615
 BATCH_DEFAULTS = dict(list_weights=None, negative=None, zero_weights='keep')   # evaluate_batch's own settings, before a preset's
 _BLOCK_ITEMS = 1 << 20                                                          # items (rows × candidates) evaluated at once
@@ -303,6 +401,15 @@ def _list_weights(lw, sums, parsed:list, values:np.ndarray, counted:np.ndarray)-
     return np.where(counted[:, None], W, 0.0), values
 
 # %% ../../nbs/63_evaluator.batches.ipynb #26de048c
+def _check_not_empty(shape:tuple):
+    "Raise for a batch without a list (nothing to evaluate, as `evaluate` refuses an empty run); lists of no candidate are lists (TF-Ranking scores them 0)."
+    if not shape[0]: raise EvalInputError(f"the batch holds no lists (shape {shape}): there is nothing to evaluate")
+
+def _check_distinct(ids:np.ndarray):
+    "Raise unless the rows' ids are distinct (`per_query` keys the values by id)."
+    u, n = np.unique(ids, return_counts=True)
+    if (n > 1).any(): raise EvalInputError(f"qids must be distinct, one id per list; repeated: {preview([repr(str(x)) for x in u[n > 1]])}")
+
 def _list_weight_array(lw, q:int):
     "`list_weights` checked: None, 'tf_ranking', or one finite weight ≥ 0 per row."
     if lw is None or (isinstance(lw, str) and check_choice(lw, 'list_weights', ('tf_ranking',))): return lw
@@ -329,14 +436,20 @@ def evaluate_batch(scores, # (queries × candidates) scores: numpy, torch, JAX, 
                   )->BatchEvaluation:
     "Evaluate `measures` on a batch of score and label matrices: per-list values and weighted means, as `evaluate` computes them."
     keys = [measures] if isinstance(measures, str) else [str(m) for m in measures]
+    if not keys: raise EvalInputError("measures must name at least one measure, e.g. 'nDCG@10' or ['AP', 'RR']")
     parsed, s = _settings([parse_measure(k) for k in keys], keys, conventions, dict(ties=ties, queries=queries, empty=empty,
                           list_weights=list_weights if isinstance(list_weights, str) else None, negative=negative, zero_weights=zero_weights))
-    L = _matrix(labels, 'labels')
+    if (xp := _namespace(scores, labels, mask, weights)) is not None:
+        return _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys, parsed, s, qids, depth)
+    L = _matrix(labels, 'labels', axes=(1, 2, 3))
+    _check_not_empty(L.shape)
     S, M, W = _matrix(scores, 'scores', L.shape[:2]), *(None if x is None else _matrix(x, n, L.shape[:2]) for x, n in ((mask, 'mask'), (weights, 'weights')))
     lw = _list_weight_array(s['list_weights'] if list_weights is None or isinstance(list_weights, str) else list_weights, len(L))
     _check_measures(parsed, keys, L.ndim == 3, W is not None, isinstance(lw, str))
     s['depth'], ids = check_k(depth, 'depth'), batch_ids(len(L)) if qids is None else np.asarray(qids, str)
     if ids.shape != (len(L),): raise EvalInputError(f"qids must give one id per list ({len(L)}); got shape {ids.shape}")
+    if qids is not None: _check_distinct(ids)
+    if _host_kernels(parsed, s, L, W) and (e := _host_evaluation(S, L, M, ids, parsed, keys, s, lw)) is not None: return e
     step = len(L) if any(m.definition.batch_wide for m in parsed) else max(1, _BLOCK_ITEMS // max(L.shape[1], 1))
     parts = [_evaluate_block(S[a:a + step], L[a:a + step], None if M is None else M[a:a + step], None if W is None else W[a:a + step],
                              ids[a:a + step], parsed, keys, s, isinstance(lw, str)) for a in range(0, len(L), max(step, 1))]
