@@ -113,8 +113,10 @@ def _telescoped(c, # the constant of C_i = ((i + c - 1)/(i + c))²: one, or one 
     "Σ_{i=n+1}^{N} ((n + c)/(i - 1 + c))² = (n + c)² Σ_{i=n+1}^{N} 1/(i - 1 + c)²: the tail of C_i past a list of n ranks."
     c, n = np.broadcast_arrays(np.asarray(c, np.float64), np.asarray(n))
     u, back = np.unique(c, return_inverse=True)                        # few distinct c: one row of ranks for each
-    S = _suffix_sums(1 / (_ranks(1, N) - 1 + u[:, None]) ** 2)
-    return (n + c) ** 2 * S[back.reshape(c.shape), n]
+    lo = int(n.min(initial=N))                                         # ranks past the shortest list; a suffix sum ignores where the row starts
+    with np.errstate(divide='ignore'):                                 # i - 1 + c > 0 past each query's own list, maybe not before it
+        S = _suffix_sums(1 / (_ranks(lo + 1, N) - 1 + u[:, None]) ** 2)
+    return (n + c) ** 2 * S[back.reshape(c.shape), n - lo]
 
 # %% ../../nbs/37_metrics.cwl.ipynb #cd2ffa03
 def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
