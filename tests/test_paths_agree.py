@@ -148,3 +148,32 @@ def test_an_empty_run_scores_each_judged_query_as_a_missing_one(ties):
         want = evaluate(qrels, {'elsewhere': {'d': 1.0}}, names, per_query=True, queries='qrels', ties=ties)
     finally: w.__exit__(None, None, None)
     assert set(got) == set(qrels) and _same(want, got) == []
+
+
+def _long_collection(seed: int) -> tuple:
+    "({qid: {docno: grade}}, {qid: {docno: score}}): lists of 3 to 70 documents, most judged, many relevant, many ties"
+    g = np.random.default_rng(200 + seed)
+    qrels, run = {}, {}
+    for q in range(30):
+        docs = [f'd{j}' for j in range(int(g.integers(3, 70)))]
+        qrels[f'q{q}'] = {d: int(g.integers(0, 4)) for d in docs if g.random() < 0.8}
+        run[f'q{q}'] = {d: float(g.integers(0, 12)) / 4 for d in docs}
+    return qrels, run
+
+
+@pytest.mark.parametrize('ties', ['trec', 'expected'])
+def test_a_query_alone_equals_it_among_longer_lists(ties):
+    "The batch's width (its longest list, its most judged query) changes no query's value, under either tie policy"
+    qrels, run = _long_collection(0)
+    names = [m for m in NAMES if ties != 'expected' or REGISTRY[m.split('(')[0].split('@')[0]].ties != 'refuse']
+    w = _quiet()
+    try:
+        taken = []
+        for m in names:
+            try: evaluate(qrels, run, [m], ties=ties)
+            except EvalInputError: continue                              # (AUROC@k refuses a cut through a tie group)
+            taken.append(m)
+        whole = evaluate(qrels, run, taken, per_query=True, ties=ties)
+        bad = [x for q in run for x in _same({q: whole[q]}, evaluate({q: qrels[q]}, {q: run[q]}, taken, per_query=True, ties=ties))]
+    finally: w.__exit__(None, None, None)
+    assert len(taken) > 30 and bad == [], bad[:5]
