@@ -66,6 +66,16 @@ def _stretch_sort(words:np.ndarray, first:np.ndarray, size:np.ndarray)->np.ndarr
         out[at] = np.take_along_axis(at, perm, axis=1)
     return out
 
+# %% ../../nbs/17_engine.order.ipynb #5a3e7c21
+def _same_as_above(*keys:np.ndarray, # one array per key, the rows in order
+                  )->np.ndarray: # for each row, whether every key equals the row above's (the first row: False)
+    "The tie flags of rows in order: one flag per row, none for no rows."
+    out = np.zeros(len(keys[0]), bool)
+    if len(out) < 2: return out
+    np.equal(keys[0][1:], keys[0][:-1], out=out[1:])
+    for k in keys[1:]: out[1:] &= k[1:] == k[:-1]
+    return out
+
 # %% ../../nbs/17_engine.order.ipynb #4f5edd99
 def _order_by_score(qcode, score, docno, bits:int):
     "By query, score (as float32 for `bits=32`, as double for 64) descending, then docno descending."
@@ -75,10 +85,10 @@ def _order_by_score(qcode, score, docno, bits:int):
     elif bits == 32:                                  # query and score in one integer key
         key = (qcode.astype(np.uint64) << np.uint64(32)) | desc.astype(np.uint64)
         o = np.argsort(key, kind='stable')
-        tied = np.r_[False, key[o][1:] == key[o][:-1]]
+        tied = _same_as_above(key[o])
     else:
         o = np.lexsort((desc, qcode))
-        tied = np.r_[False, (qcode[o][1:] == qcode[o][:-1]) & (desc[o][1:] == desc[o][:-1])]
+        tied = _same_as_above(qcode[o], desc[o])
     group = tied.copy()
     group[:-1] |= tied[1:]                            # rows inside a stretch of equal keys
     if group.any():                                   # within each stretch: docno descending
@@ -103,23 +113,21 @@ def _order_double(qcode, score, docno, rank=None):
 def _order_input(qcode, score, docno, rank=None):
     "The input's own order within each query."
     o = np.argsort(qcode, kind='stable')
-    same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
-    return o, same_query & np.r_[False, score[o][1:] == score[o][:-1]]
+    return o, _same_as_above(qcode[o], score[o])
 
 # %% ../../nbs/17_engine.order.ipynb #9d37674a
 def _order_rank(qcode, score, docno, rank=None):
     "The run's rank column, ascending; equal ranks keep the input order."
     if rank is None: raise EvalInputError("ties='rank' needs the run's rank column: read the run with read_run(..., ranks=True)")
     o = np.lexsort((rank, qcode))
-    same_query = np.r_[False, qcode[o][1:] == qcode[o][:-1]]
-    return o, same_query & np.r_[False, rank[o][1:] == rank[o][:-1]]
+    return o, _same_as_above(qcode[o], rank[o])
 
 # %% ../../nbs/17_engine.order.ipynb #01b5609b
 def _order_stable(qcode, score, docno, rank=None):
     "By query, score (as double) descending; tied documents in the input's order (a stable sort by score: ranx's)."
     desc = _descending_key(score, 64)
     o = np.lexsort((desc, qcode))                       # (lexsort is stable)
-    return o, np.r_[False, (qcode[o][1:] == qcode[o][:-1]) & (desc[o][1:] == desc[o][:-1])]
+    return o, _same_as_above(qcode[o], desc[o])
 
 # %% ../../nbs/17_engine.order.ipynb #9f0682ee
 TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank, stable=_order_stable,

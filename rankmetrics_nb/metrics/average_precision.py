@@ -61,7 +61,7 @@ def _expected_cut(g, hit:np.ndarray, terms:np.ndarray, k:int)->tuple:
     lf = np.r_[0.0, np.cumsum(np.log(np.arange(1, int(n.max()) + 1)))]
     P = np.exp(_log_choose(lf, r[:, None], h) + _log_choose(lf, (n - r)[:, None], t[:, None] - h) - _log_choose(lf, n, t)[:, None])
     cut_sum = h / t[:, None] * ((c + 1)[:, None] * A[:, None] + safe_ratio(h - 1, (t - 1)[:, None]) * B[:, None])
-    return at, (P * safe_ratio(above[:, None] + cut_sum, c[:, None] + h)).sum(axis=1)
+    return at, sum_in_rank_order(P * safe_ratio(above[:, None] + cut_sum, c[:, None] + h))
 
 # %% ../../nbs/32_metrics.average_precision.ipynb #2a5c3004
 def _weighted_ap(labels, rows:np.ndarray, cols:np.ndarray, n:int, k, W:np.ndarray, rel:float, denominator:str)->np.ndarray:
@@ -98,7 +98,7 @@ def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D
     g = tie_groups(labels)
     if g is None: return as_result(safe_ratio(_precision_sum(rows, cols, n), D), single)
     terms = _expected_terms(g, m >= rel)                           # ties='expected': the cutoff comes after the expectation
-    ap = safe_ratio(terms[:, :k].sum(axis=1), D)
+    ap = safe_ratio(sum_in_rank_order(terms[:, :k]), D)
     if denominator == 'retrieved' and k is not None:
         at, value = _expected_cut(g, m >= rel, terms, k)
         ap[at] = value

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from ..engine.checks import EvalInputError, check_k, check_number, check_rel
-from ..engine.kit import Batch, label_matrix, as_result, safe_ratio
+from ..engine.kit import Batch, label_matrix, as_result, safe_ratio, sum_in_rank_order
 
 # %% auto #0
 __all__ = ['cwl_weights', 'rbp', 'insq', 'inst', 'bpm', 'nerr8', 'nerr9', 'nerr10', 'nerr11', 'sdcg']
@@ -17,8 +17,16 @@ def _depth(max_depth)->int:
     if max_depth is None: raise EvalInputError("max_depth must be a positive whole number of ranks (cwl_eval's --max_depth, 1000 by default); got None")
     return check_k(max_depth, 'max_depth')
 
+def _list_lengths(m:np.ndarray, # grades in rank order (queries × ranks), NaN where no document is listed
+                 N:int, # the ranks the user model covers
+                )->np.ndarray: # each query's ranks up to its last listed document, at most N
+    "Each query's own list length: where its sums split between the listed ranks and the closed-form tail."
+    listed = ~np.isnan(m[:, :N])
+    if not listed.shape[1]: return np.zeros(len(m), np.int64)
+    return np.where(listed.any(axis=1), listed.shape[1] - np.argmax(listed[:, ::-1], axis=1), 0)
+
 def _scaled_gains(labels, min_rel, max_rel, max_depth)->tuple:
-    "(gains of the listed ranks up to N, N, single): negative grades 0, clipped to [min_rel, max_rel], scaled; 0 where unjudged or padding."
+    "(gains of the listed ranks up to N, list lengths, N, single): negative grades 0, clipped to [min_rel, max_rel], scaled; 0 where unjudged or padding."
     if max_rel is None:
         raise EvalInputError("max_rel is required: the top grade of the judging scale (gain = (grade - min_rel)/(max_rel - min_rel))")
     lo = check_number(min_rel, 'min_rel', 'the grade of gain 0')
@@ -28,13 +36,13 @@ def _scaled_gains(labels, min_rel, max_rel, max_depth)->tuple:
     N = _depth(max_depth)
     keep = ~np.isnan(m) & (labels.judged if isinstance(labels, Batch) else True)
     g = np.where(keep, (np.clip(np.fmax(m, 0.0), lo, hi) - lo) / (hi - lo), 0.0)    # fmax: NaN (no document) -> 0
-    return g[:, :N], N, single
+    return g[:, :N], _list_lengths(m, N), N, single
 
 def _binary_gains(labels, rel, max_depth)->tuple:
-    "(gains 1 for a grade ≥ `rel`, else 0, of the listed ranks up to N; N; single)."
+    "(gains 1 for a grade ≥ `rel`, else 0, of the listed ranks up to N; list lengths; N; single)."
     m, single = label_matrix(labels)
     N = _depth(max_depth)
-    return (m >= check_rel(rel)).astype(np.float64)[:, :N], N, single
+    return (m >= check_rel(rel)).astype(np.float64)[:, :N], _list_lengths(m, N), N, single
 
 # %% ../../nbs/37_metrics.cwl.ipynb #f8d40488
 def cwl_weights(C, # continuation probabilities C_1…C_N: one list, or one row per query
@@ -53,17 +61,26 @@ def _ranks(first:int, last:int)->np.ndarray:
     "The ranks first…last as floats (empty when last < first)."
     return np.arange(first, last + 1, dtype=np.float64)
 
-def _expected_utility(C:np.ndarray, # continuation after each listed rank (queries × L, L ≤ N)
-                      g:np.ndarray, # gains of the listed ranks (queries × L)
-                      tail, # Σ of the reading chances of ranks L+1…N relative to rank L+1's, per query (0 when L = N)
+def _expected_utility(C:np.ndarray, # continuation after each rank of the matrix (queries × L, L ≤ N)
+                      g:np.ndarray, # gains of those ranks (queries × L), 0 past each list
+                      n:np.ndarray, # each query's list length n ≤ L: its ranks 1…n are summed here
+                      tail, # Σ of the reading chances of ranks n+1…N relative to rank n+1's, per query (0 when n = N)
                      )->np.ndarray:
-    "EU = Σ W_i g_i, with the gain-0 ranks past the list (up to N) counted in the normalisation through `tail`."
+    """EU = Σ W_i g_i, with the gain-0 ranks past each list (up to N) counted in the normalisation through `tail`.
+    Each query's sums run over its own ranks, added in rank order: its value does not depend on the matrix's width."""
     q, L = g.shape
-    reach = np.empty((q, L))
+    reach = np.empty((q, L + 1))
     reach[:, :1] = 1
-    np.cumprod(C[:, :-1], axis=1, out=reach[:, 1:])                    # Π_{j<i} C_j for i = 1…L
-    after = reach[:, -1] * C[:, -1] if L else np.ones(q)               # the reading chance of rank L + 1
-    return safe_ratio(np.einsum('ij,ij->i', reach, g), reach.sum(axis=1) + after * tail)
+    np.cumprod(C, axis=1, out=reach[:, 1:])                            # Π_{j<i} C_j for i = 1…L + 1
+    listed = np.where(np.arange(L) < n[:, None], reach[:, :L], 0.0)
+    return safe_ratio(sum_in_rank_order(reach[:, :L] * g), sum_in_rank_order(listed) + reach[np.arange(q), n] * tail)
+
+def _suffix_sums(t:np.ndarray, # terms of ranks 1…M, in the last axis
+                )->np.ndarray: # (…, M + 1): entry n holds t_{n+1} + … + t_M, added from rank M up; entry M holds 0
+    "Tails of a series for every list length n, each added in one fixed order."
+    out = np.zeros(t.shape[:-1] + (t.shape[-1] + 1,))
+    out[..., :-1] = np.cumsum(t[..., ::-1], axis=-1)[..., ::-1]
+    return out
 
 # %% ../../nbs/37_metrics.cwl.ipynb #3990c518
 def rbp(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -74,12 +91,13 @@ def rbp(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     r"RBP as cwl_eval computes it: $C_i = p$, binary gains, weights normalised over $N$ ranks."
     p = check_number(p, 'p', 'the persistence', low=0, high=1)
     if p == 1: raise EvalInputError("p must be below 1 (the persistence; p = 1 would read forever)")
-    g, N, single = _binary_gains(labels, rel, max_depth)
-    return as_result(_expected_utility(np.full(g.shape, p), g, _geometric(p, N - g.shape[1])), single)
+    g, n, N, single = _binary_gains(labels, rel, max_depth)
+    return as_result(_expected_utility(np.full(g.shape, p), g, n, _geometric(p, N - n)), single)
 
-def _geometric(p:float, n:int)->float:
-    "1 + p + … + p^(n-1): the tail of a constant continuation p over n ranks."
-    return float(n) if p == 1 else (1 - p ** n) / (1 - p)
+def _geometric(p:float, n)->np.ndarray:
+    "1 + p + … + p^(n-1): the tail of a constant continuation p over n ranks (one value per n)."
+    n = np.asarray(n, np.float64)
+    return n if p == 1 else (1 - p ** n) / (1 - p)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #d9ef92c8
 def _insq_c(i:np.ndarray, T:float)->np.ndarray: return ((i + 2 * T - 1) / (i + 2 * T)) ** 2
@@ -88,11 +106,17 @@ def _insq_c(i:np.ndarray, T:float)->np.ndarray: return ((i + 2 * T - 1) / (i + 2
 def _check_T(T)->float: return check_number(T, 'T', 'the gain the user wants', low=0, open_low=True)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #18a71622
-def _telescoped(c, L:int, N:int)->np.ndarray:
-    "Σ_{i=L+1}^{N} ((L + c)/(i - 1 + c))²: the tail of C_i = ((i + c - 1)/(i + c))², one value per c."
-    c = np.asarray(c, np.float64)
+def _telescoped(c, # the constant of C_i = ((i + c - 1)/(i + c))²: one, or one per query
+                n, # each query's list length (≤ N)
+                N:int, # the ranks the user model covers
+               )->np.ndarray: # one tail per query
+    "Σ_{i=n+1}^{N} ((n + c)/(i - 1 + c))² = (n + c)² Σ_{i=n+1}^{N} 1/(i - 1 + c)²: the tail of C_i past a list of n ranks."
+    c, n = np.broadcast_arrays(np.asarray(c, np.float64), np.asarray(n))
     u, back = np.unique(c, return_inverse=True)                        # few distinct c: one row of ranks for each
-    return (((L + u[:, None]) / (_ranks(L + 1, N) - 1 + u[:, None])) ** 2).sum(axis=1)[back.reshape(c.shape)]
+    lo = int(n.min(initial=N))                                         # ranks past the shortest list; a suffix sum ignores where the row starts
+    with np.errstate(divide='ignore'):                                 # i - 1 + c > 0 past each query's own list, maybe not before it
+        S = _suffix_sums(1 / (_ranks(lo + 1, N) - 1 + u[:, None]) ** 2)
+    return (n + c) ** 2 * S[back.reshape(c.shape), n - lo]
 
 # %% ../../nbs/37_metrics.cwl.ipynb #cd2ffa03
 def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -103,10 +127,10 @@ def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
         ): # a float for one list, else one value per query
     r"INSQ: $C_i = ((i + 2T - 1)/(i + 2T))^2$."
     T = _check_T(T)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
     C = np.broadcast_to(_insq_c(_ranks(1, L), T), g.shape)
-    return as_result(_expected_utility(C, g, _telescoped(2 * T, L, N)), single)
+    return as_result(_expected_utility(C, g, n, _telescoped(2 * T, n, N)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #087ee94f
 def inst(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -117,12 +141,12 @@ def inst(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
         ): # a float for one list, else one value per query
     r"INST: $C_i = ((i + T + T_i - 1)/(i + T + T_i))^2$ with $T_i = T - \sum_{j \le i} g_j$."
     T = _check_T(T)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
     seen = np.cumsum(g, axis=1)
     x = _ranks(1, L) + 2 * T - seen
     total = seen[:, -1] if L else np.zeros(len(g))
-    return as_result(_expected_utility(((x - 1) / x) ** 2, g, _telescoped(2 * T - total, L, N)), single)
+    return as_result(_expected_utility(((x - 1) / x) ** 2, g, n, _telescoped(2 * T - total, n, N)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #66eab260
 def bpm(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -136,10 +160,10 @@ def bpm(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
     T = check_number(T, 'T', 'the gain the user wants')
     K = check_k(k)
     K = np.inf if K is None else K
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
     go = (np.cumsum(g, axis=1) < T) & (_ranks(1, L) < K)
-    return as_result(_expected_utility(go.astype(np.float64), g, max(0.0, min(N, K) - L)), single)
+    return as_result(_expected_utility(go.astype(np.float64), g, n, np.maximum(0.0, min(N, K) - n)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #4906131d
 def _required_k(k)->int:
@@ -156,9 +180,9 @@ def nerr8(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
          ): # a float for one list, else one value per query
     r"NERR (Eq. 8): $C_i = (1 - g_i)[i < k]$."
     k = _required_k(k)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
-    return as_result(_expected_utility((1 - g) * (_ranks(1, L) < k), g, max(0, min(N, k) - L)), single)
+    return as_result(_expected_utility((1 - g) * (_ranks(1, L) < k), g, n, np.maximum(0, min(N, k) - n)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #a86672b1
 def nerr9(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -169,11 +193,12 @@ def nerr9(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
          ): # a float for one list, else one value per query
     r"NERR (Eq. 9): $C_i = \frac{i}{i+1}(1 - g_i)[i < k]$."
     k = _required_k(k)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
     i = _ranks(1, L)
-    tail = ((L + 1) / _ranks(L + 1, min(N, k))).sum()                   # past the list: C_i = i/(i+1), so chance ∝ 1/i
-    return as_result(_expected_utility(i / (i + 1) * (1 - g) * (i < k), g, tail), single)
+    M = min(N, k)
+    tail = (n + 1) * _suffix_sums(1 / _ranks(1, M))[np.minimum(n, M)]    # past the list: C_i = i/(i+1), so chance ∝ 1/i
+    return as_result(_expected_utility(i / (i + 1) * (1 - g) * (i < k), g, n, tail), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #9dd02b4f
 def nerr10(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -184,8 +209,8 @@ def nerr10(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
           ): # a float for one list, else one value per query
     r"NERR (Eq. 10): $C_i = p(1 - g_i)$."
     p = check_number(p, 'p', 'the persistence', low=0, high=1)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
-    return as_result(_expected_utility(p * (1 - g), g, _geometric(p, N - g.shape[1])), single)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    return as_result(_expected_utility(p * (1 - g), g, n, _geometric(p, N - n)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #f2d8dabe
 def nerr11(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -196,9 +221,9 @@ def nerr11(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
           ): # a float for one list, else one value per query
     r"NERR (Eq. 12, ir_measures' NERR11): $C_i = ((i + 2T - 1)/(i + 2T))^2 (1 - g_i)$."
     T = _check_T(T)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
-    return as_result(_expected_utility(_insq_c(_ranks(1, L), T) * (1 - g), g, _telescoped(2 * T, L, N)), single)
+    return as_result(_expected_utility(_insq_c(_ranks(1, L), T) * (1 - g), g, n, _telescoped(2 * T, n, N)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #7e40ac9d
 def sdcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -209,9 +234,10 @@ def sdcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
         ): # a float for one list, else one value per query
     r"Scaled DCG@k: $\sum_{i \le k} g_i/\log_2(i+1)$ over $\sum_{i \le k} 1/\log_2(i+1)$ (C/W/L: $C_i = \log_2(i+1)/\log_2(i+2)$, $i < k$)."
     k = _required_k(k)
-    g, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
+    g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     L = g.shape[1]
     i = _ranks(1, L)
     C = np.where(i < k, np.log2(i + 1) / np.log2(i + 2), 0.0)
-    tail = (np.log2(L + 2) / np.log2(_ranks(L + 1, min(N, k)) + 1)).sum()   # past the list: chance ∝ 1/log2(i + 1)
-    return as_result(_expected_utility(np.broadcast_to(C, g.shape), g, tail), single)
+    M = min(N, k)
+    tail = np.log2(n + 2) * _suffix_sums(1 / np.log2(_ranks(1, M) + 1))[np.minimum(n, M)]   # past the list: chance ∝ 1/log2(i + 1)
+    return as_result(_expected_utility(np.broadcast_to(C, g.shape), g, n, tail), single)

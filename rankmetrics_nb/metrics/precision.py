@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from ..engine.checks import EvalInputError, check_k, check_number, check_rel
 from ..engine.kit import (Batch, label_matrix, check_n_rel, as_result, safe_ratio, tie_groups,
-                                       judged_cells, hit_cells)
+                                       judged_cells, hit_cells, sum_in_rank_order)
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision',
@@ -20,8 +20,9 @@ def _relevance(labels, rel)->tuple:
     return m, m >= check_rel(rel), single
 
 def _found(hit:np.ndarray, k:int|None)->np.ndarray:
-    "Relevant documents in the top `k` ranks of each row; ranks past the end hold none, so no padding is needed."
-    return hit[:, :check_k(k)].sum(axis=1)
+    "Relevant documents in the top `k` ranks of each row (chances: added rank by rank); ranks past the end hold none, so no padding is needed."
+    top = hit[:, :check_k(k)]
+    return sum_in_rank_order(top) if top.dtype == np.float64 else top.sum(axis=1)
 
 # %% ../../nbs/30_metrics.precision.ipynb #b7d3e1f4
 def _listed_hits(labels, rel)->tuple|None:
@@ -57,7 +58,7 @@ def _any_found(labels, hit:np.ndarray, k:int|None)->np.ndarray:
     "Per row: 1 if a relevant document is in the top `k`, or (ties='expected') the chance of that."
     g = tie_groups(labels)
     if g is None: return (_found(hit, k) > 0).astype(np.float64)
-    return g.first(hit)[:, :check_k(k)].sum(axis=1)
+    return sum_in_rank_order(g.first(hit)[:, :check_k(k)])
 
 # %% ../../nbs/30_metrics.precision.ipynb #de95a149
 def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
@@ -115,7 +116,7 @@ def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array
     m, hit, single = _relevance(labels, rel)
     r = _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)
     in_top_r = _chance(labels, hit) * (np.arange(hit.shape[1]) < r[:, None])
-    return as_result(safe_ratio(in_top_r.sum(axis=1), r), single)
+    return as_result(safe_ratio(_found(in_top_r, None), r), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #206ddf42
 def success(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`

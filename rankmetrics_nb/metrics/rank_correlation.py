@@ -6,7 +6,7 @@
 from __future__ import annotations
 import numpy as np
 from ..engine.checks import EvalInputError, check_choice, check_number, check_rel
-from ..engine.kit import Batch, label_matrix, top_k, as_result, safe_ratio, refuse_expected, item_weights
+from ..engine.kit import Batch, label_matrix, top_k, as_result, safe_ratio, refuse_expected, item_weights, sum_in_rank_order
 
 # %% auto #0
 __all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'ordered_pairs', 'ordered_pair_accuracy', 'kendall_tau', 'accuracy',
@@ -272,7 +272,7 @@ def auroc(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
     t1, f1 = safe_ratio(tp, P), safe_ratio(fp, N)                                # ... from (f0, t0) to (f1, t1)
     fc = np.minimum(f1, mx)
     tc = t0 + (t1 - t0) * safe_ratio(fc - f0, f1 - f0)                           # the curve's height where it leaves [0, m]
-    area = np.where(ends & (f0 < mx), (fc - f0) * (t0 + tc) / 2, 0.0).sum(axis=1)
+    area = sum_in_rank_order(np.where(ends & (f0 < mx), (fc - f0) * (t0 + tc) / 2, 0.0))   # segment by segment, left to right
     if mx < 1: area = 0.5 * (1 + (area - mx * mx / 2) / (mx - mx * mx / 2))
     return as_result(np.where((P[:, 0] > 0) & (N[:, 0] > 0), area, 0.0), single)
 
@@ -323,6 +323,6 @@ def compat(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
     overlap = np.cumsum(counts.reshape(len(m), width + 1)[:, 1:], axis=1)           # O_d, d = 1..width
     d = np.arange(1, width + 1)
     w = p ** (d - 1.0) * (d <= D[:, None])
-    agree = (w * overlap / d).sum(axis=1)
-    best = (w * np.minimum(d, R[:, None]) / d).sum(axis=1) if normalize else w.sum(axis=1)
+    agree = sum_in_rank_order(w * overlap / d)                                      # depth by depth: the same sum whatever the width
+    best = sum_in_rank_order(w * np.minimum(d, R[:, None]) / d if normalize else w)
     return as_result(safe_ratio(agree, best), single)

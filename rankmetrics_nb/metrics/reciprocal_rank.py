@@ -66,7 +66,7 @@ def _expected_inverse(p:np.ndarray, # (queries × ranks) each rank's chance of h
                       k:int|None)->np.ndarray:
     "Σ_{i ≤ k} p_i / i per row: the expected reciprocal rank."
     p = p[:, :check_k(k)]
-    return (p / np.arange(1, p.shape[1] + 1)).sum(axis=1)
+    return sum_in_rank_order(p / np.arange(1, p.shape[1] + 1))
 
 def _first_chance(labels, m:np.ndarray, rel:float, by:str):
     "For a batch joined with ties='expected', each rank's chance of holding the first target (cutoffs come after); else None."
@@ -98,7 +98,7 @@ def mean_reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 
     unanswered = check_choice(unanswered, 'unanswered', _UNANSWERED)
     rr = np.atleast_1d(reciprocal_rank(labels, k, rel=rel, by=by))
     if unanswered == 'skip' and tie_groups(labels) is not None:
-        answered = _first_chance(labels, label_matrix(labels)[0], check_rel(rel), by)[:, :check_k(k)].sum(axis=1)
+        answered = sum_in_rank_order(_first_chance(labels, label_matrix(labels)[0], check_rel(rel), by)[:, :check_k(k)])
         random = (answered > 1e-12) & (answered < 1 - 1e-12)
         if random.any():
             raise EvalInputError(f"mean_reciprocal_rank(unanswered='skip') does not support ties='expected' here: the cutoff k={k} "

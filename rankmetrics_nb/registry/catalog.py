@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 import numpy as np
 from ..engine.checks import check_choice, EvalInputError
-from ..engine.kit import tie_groups, positive_only
+from ..engine.kit import tie_groups, positive_only, sum_in_rank_order
 from ..metrics.precision import (precision, recall, f_measure, r_precision, success, fall_out,
                                               recall_at_fixed_precision, precision_recall_curve,
                                               best_recall_at_precision)
@@ -167,7 +167,7 @@ def _judged(b, k, over):
     "kit.Batch.judged"
     top = b.n_ret if k is None else np.minimum(b.n_ret, k) if over == 'retrieved' else np.full(len(b), k)
     J = b.judged if tie_groups(b) is None else tie_groups(b).mean(b.judged)      # ties='expected': each group's share
-    found = J.sum(axis=1) if k is None else J[:, :k].sum(axis=1)
+    found = sum_in_rank_order(J if k is None else J[:, :k])      # (judged flags, or shares added rank by rank)
     return np.divide(found, top, out=np.zeros(len(b)), where=top > 0)
 
 MEASURES.append(define('Judged',

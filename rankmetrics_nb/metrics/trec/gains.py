@@ -108,7 +108,7 @@ def ndcg_rel(q:TrecQueries, gains:dict=None)->np.ndarray:
     ID = IDc[:, np.minimum(np.arange(G.shape[1]), I.shape[1] - 1)]          # IDCG@min(i, P): past P it stays at its total
     P, found = (I > 0).sum(axis=1), (G > 0).sum(axis=1)
     final = safe_ratio(D[:, -1] if D.shape[1] else 0, IDc[:, -1])
-    s = np.where(G > 0, safe_ratio(D, ID), 0).sum(axis=1) + (P - found) * final
+    s = sum_in_rank_order(np.where(G > 0, safe_ratio(D, ID), 0)) + (P - found) * final
     return np.where(s > 0, safe_ratio(s, P), 0.0)
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #ad2ef01b
@@ -122,7 +122,7 @@ def rndcg(q:TrecQueries, gains:dict=None)->np.ndarray:
     P = (I > 0).sum(axis=1)
     boundary = (I > 0) & (I != np.concatenate([I[:, 1:], np.zeros((len(q), 1))], axis=1))
     end = (q.n_ret > P + 1) & (ID[:, -1] > 0)
-    s = np.where(boundary, safe_ratio(D, ID), 0).sum(axis=1) + np.where(end, safe_ratio(D_end, ID[:, -1]), 0)
+    s = sum_in_rank_order(np.where(boundary, safe_ratio(D, ID), 0)) + np.where(end, safe_ratio(D_end, ID[:, -1]), 0)
     with np.errstate(divide='ignore', invalid='ignore'):                     # 0/0 without a boundary: NaN, as in trec_eval
         return np.where(q.num_rel > 0, s / (boundary.sum(axis=1) + end), 0.0)
 
@@ -133,7 +133,7 @@ def trec_g(q:TrecQueries, gains:dict=None)->np.ndarray:
     C = np.cumsum(np.maximum(_fit(I, G.shape[1]), 1.0), axis=1)
     with np.errstate(divide='ignore', invalid='ignore'):
         term = np.where(G != 0, G / np.log2(2 + C - np.cumsum(G, axis=1)), 0.0)
-    return safe_ratio(term.sum(axis=1), I.sum(axis=1))
+    return safe_ratio(sum_in_rank_order(term), sum_in_rank_order(I))
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #1e2704d8
 def bin_g(q:TrecQueries)->np.ndarray:
