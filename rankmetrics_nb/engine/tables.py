@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 import numpy as np
-from .checks import EvalInputError
+from .checks import EvalInputError, check_number
 from .kit import plural
 
 # %% auto #0
@@ -73,8 +73,13 @@ def win_tie_loss(values, # (runs × queries × measures) per-query values
                  tol:float=0.0, # differences within ±tol are ties
                 )->np.ndarray:
     "(pairs × measures × 3) counts of queries won, tied and lost by run b against run a."
-    a, b = np.asarray(pairs, int).reshape(-1, 2).T
-    d = np.asarray(values, float)[b] - np.asarray(values, float)[a]
+    v, p = np.asarray(values, float), np.asarray(pairs)
+    if v.ndim != 3: raise EvalInputError(f"values must be (runs × queries × measures); got shape {v.shape}")
+    if p.size % 2 or p.dtype.kind not in 'iu' or (p.size and (p.min() < 0 or p.max() >= len(v))):
+        raise EvalInputError(f"pairs must be (a, b) pairs of run indices in 0..{len(v) - 1}; got {pairs!r}")
+    check_number(tol, 'tol', 'the largest difference counted as a tie', low=0)
+    a, b = p.astype(int).reshape(-1, 2).T
+    d = v[b] - v[a]
     return np.stack([(d > tol).sum(1), (np.abs(d) <= tol).sum(1), (d < -tol).sum(1)], axis=-1)
 
 # %% ../../nbs/20_engine.tables.ipynb #19c2ffe8

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import numpy as np
 from dataclasses import dataclass, field
-from ..engine.checks import EvalInputError
+from ..engine.checks import EvalInputError, check_number
 from ..engine.kit import Mean, Batch, SubtopicBatch, query_mean, plain_json, plural, evaluated_report
 from ..engine.inputs import Qrels, read_qrels
 from ..engine.joins import join, join_subtopics
@@ -36,10 +36,13 @@ class _ValuesJSON:
     def from_json(cls, text:str, # what `to_json` wrote
                  ):
         "The result `to_json` wrote (an `Evaluation`, a `MergedEvaluation`): the same values, means and report."
-        d = json.loads(text)
+        try: d = json.loads(text)
+        except (TypeError, ValueError) as e: raise EvalInputError(f"not the JSON of an evaluation (to_json writes one): {e}") from None
         kinds = _kinds(PerQueryValues)
         if not isinstance(d, dict) or d.get('type') not in kinds: raise EvalInputError("not the JSON of an evaluation (to_json writes one)")
-        return _recorded(kinds[d['type']]._from_dict(d), d)
+        try: return _recorded(kinds[d['type']]._from_dict(d), d)
+        except (KeyError, TypeError, ValueError, IndexError) as e:       # a field missing or of the wrong kind
+            raise EvalInputError(f"not the JSON of an evaluation (to_json writes one): bad or missing {e}") from None
     @staticmethod
     def _json_columns(d:dict)->tuple:
         "(qids, values, parsed measures, [missing from the run, from the qrels]) of a `to_json` dict: NaN where it says `null`."
@@ -196,6 +199,7 @@ def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} d
                warn_ties:float=None, # warn (`TieWarning`) when tied scores could move a value by more than this; None: no check
               )->Evaluation:
     "Evaluate `measures` on `run` from one join: an `Evaluation` with per-query values, means and what was left out."
+    if warn_ties is not None: check_number(warn_ties, 'warn_ties', 'the largest move tied scores may make unwarned', low=0)
     keys, parsed = _keyed(measures)
     parsed, s = apply_conventions(parsed, conventions, keys, ties=ties, queries=queries, empty=empty)
     b = _joined(qrels, run, parsed, s['ties'], s['queries'], depth)

@@ -186,7 +186,9 @@ def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
                  )->dict:
     "Evaluate many runs against one qrels, read once: {run name: `MergedEvaluation`}, the runs spread over the workers."
     if workers is not None: workers = check_count(workers, 'workers', 'local worker processes')
-    files, index = _named_runs(runs), qrels_index(qrels, measures)
+    files = _named_runs(runs)
+    if not files: raise EvalInputError("evaluate_runs was given no runs")
+    index = qrels_index(qrels, measures)
     if scheduler is not None:
         import dask
         idx = dask.delayed(index, pure=True)
