@@ -26,11 +26,11 @@ def _at_scale(qrels, run, measures, ties, queries, depth, block_bytes, empty, co
             raise EvalInputError("a Dask run is evaluated by dask_evaluation, without empty=, conventions=, block_bytes= or "
                                  "store=: write the parameters in the measure names and pass ties= and queries=")
         return dask_evaluation(qrels, run, measures, ties=ties or 'trec', queries=queries or 'run', depth=depth)
-    if not isinstance(run, (str, os.PathLike)):
-        raise EvalInputError(f"block_bytes= streams a run file; this run is a {type(run).__name__}: evaluate it in memory (no block_bytes=)")
     if empty is not None or conventions is not None:
         raise EvalInputError("empty= and conventions= are not available with block_bytes (streamed evaluation): "
                              "evaluate in memory, or write the parameters in the measure names and pass ties= and queries=")
+    if not isinstance(run, (str, os.PathLike)):
+        raise EvalInputError(f"block_bytes= streams a run file; this run is a {type(run).__name__}: evaluate it in memory (no block_bytes=)")
     return stream_evaluation(qrels, run, measures, block_bytes, ties=ties or 'trec', queries=queries or 'run', depth=depth)
 
 # %% ../../nbs/66_evaluator.evaluate.ipynb #ffc6b2b1
