@@ -46,7 +46,8 @@ def _refuse(xp, bad, message)->object:
 
 # %% ../../nbs/38_metrics.batch.ipynb #995b2586
 def _take(xp, a, idx):
-    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (`take_along_axis`, as one `take` of the flattened matrix)."
+    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (`take_along_axis`; elsewhere one `take` of the flattened matrix)."
+    if xp is np: return np.take_along_axis(a, idx, axis=1)
     q, n = a.shape
     if idx.shape[1] == 0: return a[:, :0]
     rows = xp.reshape(xp.arange(0, q * n, n, dtype=idx.dtype), (q, 1))
@@ -61,20 +62,19 @@ def _sort_key(xp, S, ranked, ties:str):
 
 # %% ../../nbs/38_metrics.batch.ipynb #ebf7bdbf
 def _rank_order(xp, key, ties:str, width:int):
-    """(The columns of each row's top `width` ranks, their sort keys): one sort of the keys, checked for ties; where ranked
-    items tie, a stable sort, which orders tied items by
+    """(The columns of each row's top `width` ranks, their sorted keys): one sort of the keys, checked for ties on the keys
+    sorted as values (a sort of values, not a gather by the order); where ranked items tie, a stable sort, which orders tied items by
     column descending (the batch's ids descending, trec_eval's rule) for 'trec', 'double' and 'expected' (any fixed order
     serves there), by column for 'stable' and 'input'."""
     if ties == 'input': return _stable_order(xp, key, ties)[:, :width], None
     o = xp.argsort(key, axis=1, stable=False)                 # one sort, then a check: where no ranked items tie, any sort serves
-    k = _take(xp, key, o)
-    tied = xp.any((k[:, 1:] == k[:, :-1]) & (k[:, 1:] < xp.inf), axis=1)
-    if _known(xp.any(tied)) is not False:
+    k = xp.sort(key, axis=1)                                  # the keys in rank order: every order of them sorts them so
+    same = k[:, 1:] == k[:, :-1]
+    if _known(xp.any(same)) is not False:
+        tied = xp.any(same & (k[:, 1:] < xp.inf), axis=1)     # equal keys of ranked items (the unranked all sort last at +inf)
         if xp is np:                                          # on the host only the rows with a tie are sorted again
-            at = np.flatnonzero(tied)
-            o[at] = _stable_order(np, key[at], ties)
-            k[at] = np.take_along_axis(key[at], o[at], axis=1)
-        else: o = _stable_order(xp, key, ties); k = _take(xp, key, o)
+            if (at := np.flatnonzero(tied)).size: o[at] = _stable_order(np, key[at], ties)
+        elif _known(xp.any(tied)) is not False: o = _stable_order(xp, key, ties)
     return o[:, :width], k[:, :width]
 
 def _stable_order(xp, key, ties:str):
@@ -93,6 +93,7 @@ class _Ranked:
     n_ret: object # (q,) ranked items (after the depth cut)
     L: object # (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source)
     IW: object # (q × n) the valid items' weights (0 elsewhere), or None
+    grades: object = None # (q × n) labels of an integer type as given, 0 where not valid (the ideal ranking counted, not sorted); else None
     groups: object = None # ties='expected' with tied items: (q × width × width) whether two ranks share a tie group; else None
     poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
 
@@ -104,7 +105,7 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
             scores:bool=True)->_Ranked|None:
     """The block's `_Ranked` (its top `width` ranks; None: all), checked as `ranked_batch` checks a block: one sort and one
     gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`."""
-    F, n = xp.float64, L.shape[1]
+    F, n, L0 = xp.float64, L.shape[1], L
     L = xp.astype(L, F)
     given, low = ~xp.isnan(L), L < 0                                    # (NaN compares False)
     if negative is None and _known(xp.any(low)):
@@ -133,6 +134,7 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
     n_ret = xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
     d = _Ranked(xp, G, xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan) if scores else None, None if W is None else xp.where(inside, _take(xp, W, o), 0.0),
                 n_ret if depth is None else xp.minimum(n_ret, depth), L if every else xp.where(valid, L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+    if xp.isdtype(L0.dtype, 'integral'): d.grades = L0 if every else xp.where(valid, L0, 0)
     if ties == 'expected': d.groups = _tie_layout(d, key, inside)
     for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
     return None if d.groups is not None and not groups else d
@@ -180,13 +182,32 @@ def _first_chance(d:_Ranked, f):
 
 # %% ../../nbs/38_metrics.batch.ipynb #ca94833b
 def _row_sums(xp, x):
-    "Row sums added rank by rank, left to right (the last cumulative sum): the engine's sums in rank order, bit for bit on numpy."
+    """Row sums added rank by rank, left to right (as the last cumulative sum, column by column for a few ranks): the engine's
+    sums in rank order, bit for bit on numpy."""
     if x.shape[1] == 0: return xp.zeros(x.shape[0], dtype=xp.float64)
-    return xp.cumulative_sum(x, axis=1)[:, -1]
+    if x.shape[1] > 64: return xp.cumulative_sum(x, axis=1)[:, -1]
+    out = x[:, 0]
+    for j in range(1, x.shape[1]): out = out + x[:, j]          # a loop over the ranks, each step a vector of the rows
+    return out
 
 def _largest(xp, x, k:int):
     "Each row's `k` largest values, largest first."
     return xp.flip(xp.sort(x, axis=1), axis=1)[:, :k]
+
+def _ideal_grades(xp, grades, k:int):
+    """Each row's `k` largest grades above 0, largest first (0 after), counted from integer labels: rank r holds the largest
+    grade g with more than r - 1 items of grade ≥ g. None where the grades are unknown (inside `jax.jit`) or above 32 (sorted instead)."""
+    try: top = int(xp.max(grades)) if grades.shape[1] else 0
+    except Exception as e:
+        if 'Tracer' in type(e).__name__ or 'Concretization' in type(e).__name__: return None
+        raise
+    if top > 32 or grades.shape[1] >= 1 << 24: return None
+    r, ones = xp.arange(k, dtype=xp.float32), xp.ones(grades.shape[1], dtype=xp.float32)
+    out = xp.zeros((grades.shape[0], k), dtype=xp.float64)
+    for g in range(1, top + 1):                                    # a loop over the few grades, each a product of the matrix
+        n = xp.astype(grades >= g, xp.float32) @ ones             # items of grade ≥ g per row (exact below 2**24)
+        out = out + xp.astype(n[:, None] > r, xp.float64)
+    return out
 
 def _ratio(xp, num, den):
     "`num / den`, 0 where `den` is 0."
@@ -219,6 +240,11 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     width = G.shape[1] if k is None else min(k, G.shape[1])
     top = _group_mean(d, G)[:, :width]
     if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
+    wi = d.L.shape[1] if k is None else min(k, d.L.shape[1])
+    if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and (I := _ideal_grades(xp, d.grades, wi)) is not None:
+        I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
+        w = _discounts(xp, max(width, wi), p['discount'], p['base'])
+        return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:wi]))
     if p['ideal'] == 'judged':
         I = _grade_gains(xp, d.L, gain)
         I = I if d.IW is None else I * d.IW
