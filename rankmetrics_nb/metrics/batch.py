@@ -4,6 +4,7 @@
 
 # %% ../../nbs/38_metrics.batch.ipynb #aa140142
 from __future__ import annotations
+import functools
 import numpy as np
 from dataclasses import dataclass
 from ..engine.checks import EvalInputError
@@ -46,32 +47,31 @@ def _refuse(xp, bad, message)->object:
 
 # %% ../../nbs/38_metrics.batch.ipynb #995b2586
 def _take(xp, a, idx):
-    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (`take_along_axis`; elsewhere one `take` of the flattened matrix)."
-    if xp is np: return np.take_along_axis(a, idx, axis=1)
+    "`a[i, idx[i, j]]`: the values of each row at the columns `idx` (`take_along_axis`, as one `take` of the flattened matrix)."
     q, n = a.shape
     if idx.shape[1] == 0: return a[:, :0]
     rows = xp.reshape(xp.arange(0, q * n, n, dtype=idx.dtype), (q, 1))
     return xp.reshape(xp.take(xp.reshape(a, (-1,)), xp.reshape(idx + rows, (-1,))), idx.shape)
 
-def _sort_key(xp, S, ranked, ties:str):
+def _sort_key(xp, S, ranked, ties:str, everyone:bool|None=None):
     """Each item's ascending sort key under the tie policy: the negated score (rounded to float32 for 'trec'; a float32
-    score stays float32, whose order and ties float64 keeps), +inf for the unranked; for 'input', 0 for the ranked, 1 after."""
+    score stays float32, whose order and ties float64 keeps), +inf for the unranked (`everyone`: none are); for 'input', 0 for the ranked, 1 after."""
     if ties == 'input': return xp.astype(~ranked, xp.float64)
     s = xp.astype(S, xp.float32, copy=False) if ties == 'trec' else S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, xp.float64)
-    return -s if _known(xp.all(ranked)) else xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
+    return -s if everyone else xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
 
 # %% ../../nbs/38_metrics.batch.ipynb #ebf7bdbf
-def _rank_order(xp, key, ties:str, width:int):
-    """(The columns of each row's top `width` ranks, their sorted keys): one sort of the keys, checked for ties on the keys
-    sorted as values (a sort of values, not a gather by the order); where ranked items tie, a stable sort, which orders tied items by
+def _rank_order(xp, key, ties:str, width:int, everyone:bool|None=None):
+    """(The columns of each row's top `width` ranks, their sorted keys): one sort of the keys, checked for ties among the
+    top `width` + 1 (a tie further down moves none of the top `width`); where ranked items tie, a stable sort, which orders tied items by
     column descending (the batch's ids descending, trec_eval's rule) for 'trec', 'double' and 'expected' (any fixed order
     serves there), by column for 'stable' and 'input'."""
     if ties == 'input': return _stable_order(xp, key, ties)[:, :width], None
     o = xp.argsort(key, axis=1, stable=False)                 # one sort, then a check: where no ranked items tie, any sort serves
-    k = xp.sort(key, axis=1)                                  # the keys in rank order: every order of them sorts them so
+    k = _take(xp, key, o[:, :width + 1])                      # the top keys in rank order: the same in every order that sorts them
     same = k[:, 1:] == k[:, :-1]
     if _known(xp.any(same)) is not False:
-        tied = xp.any(same & (k[:, 1:] < xp.inf), axis=1)     # equal keys of ranked items (the unranked all sort last at +inf)
+        tied = xp.any(same if everyone else same & (k[:, 1:] < xp.inf), axis=1)   # equal keys of ranked items (the unranked sort last, at +inf)
         if xp is np:                                          # on the host only the rows with a tie are sorted again
             if (at := np.flatnonzero(tied)).size: o[at] = _stable_order(np, key[at], ties)
         elif _known(xp.any(tied)) is not False: o = _stable_order(xp, key, ties)
@@ -91,12 +91,15 @@ class _Ranked:
     S: object # (q × width) their scores (float64), NaN padding; None where no measure reads them
     W: object # (q × width) their item weights (0 in padding), or None
     n_ret: object # (q,) ranked items (after the depth cut)
-    L: object # (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source)
+    L_of: object # () -> (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source): made when a measure reads `L`
     IW: object # (q × n) the valid items' weights (0 elsewhere), or None
+    has: object = None # (q,) whether a row has a valid item
     grades: object = None # (q × n) labels of an integer type as given, 0 where not valid (the ideal ranking counted, not sorted); else None
     groups: object = None # ties='expected' with tied items: (q × width × width) whether two ranks share a tie group; else None
     poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
 
+    @functools.cached_property
+    def L(self): return self.L_of()
     @property
     def ranks(self): return self.xp.arange(1, self.G.shape[1] + 1, dtype=self.xp.float64)
 
@@ -105,9 +108,12 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
             scores:bool=True)->_Ranked|None:
     """The block's `_Ranked` (its top `width` ranks; None: all), checked as `ranked_batch` checks a block: one sort and one
     gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`."""
-    F, n, L0 = xp.float64, L.shape[1], L
-    L = xp.astype(L, F)
-    given, low = ~xp.isnan(L), L < 0                                    # (NaN compares False)
+    F, n, L0, integral = xp.float64, L.shape[1], L, xp.isdtype(L.dtype, 'integral')
+    L = None if integral else xp.astype(L, F)                           # integer labels: as float64 only where a measure reads them
+    low = (L0 if integral else L) < 0                                   # (NaN compares False)
+    every = M is None and W is None and negative != 'pad'               # then the valid labels are the labels given
+    whole = every and integral                                          # then every item is valid (an integer is never NaN)
+    given = True if whole else xp.ones(L0.shape, dtype=xp.bool) if integral else ~xp.isnan(L)
     if negative is None and _known(xp.any(low)):
         raise EvalInputError("labels hold negative values: say what they are with negative='pad' (padding: TF-Ranking, allRank) "
                              "or negative='grade' (grades below 0: Rax)")
@@ -119,22 +125,26 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
         poison.append(_refuse(xp, valid & ~(xp.isfinite(W) & (W >= 0)), lambda r, c: f"weights must be finite numbers ≥ 0; got {float(W[r, c])} at row {r}, column {c}"))
         if zero_weights == 'mask': valid = valid & (W != 0)
     S = S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, F)
-    poison.append(_refuse(xp, valid & (xp.isnan(S) | (S == xp.inf)), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
-    ranked = valid & (S > -xp.inf)
-    every = M is None and W is None and negative != 'pad'           # then the valid labels are the labels given
+    finite = _known(xp.all(xp.isfinite(S)))                         # one pass: then every valid item is ranked
+    if finite is not True:                                          # a NaN or ±inf somewhere: refused on a valid item but -inf
+        poison.append(_refuse(xp, valid & ~(S < xp.inf), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
+    ranked = xp.ones(S.shape, dtype=xp.bool) if finite and whole else valid & (S > -xp.inf)
+    everyone = True if finite and whole else _known(xp.all(ranked))
     cut = n if depth is None else min(depth, n)
     keep = n if ties == 'expected' else min(cut, n if width is None else width)   # ties='expected' reads whole tie groups
-    o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties), ties, keep)
+    o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties, everyone), ties, keep, everyone)
     inside = _take(xp, ranked, o) if key is None else key < xp.inf
     if ties == 'expected' and cut < n and _known(xp.any(inside[:, cut] & (key[:, cut] == key[:, cut - 1]))):
         raise EvalInputError(f"depth={depth} cuts through a tie group: with ties='expected' which items are kept would depend on "
                              "their order; drop depth, or give the measures a cutoff k instead")
     o, inside, key = o[:, :cut], inside[:, :cut], None if key is None else key[:, :cut]
-    G = xp.where(inside, _take(xp, L, o), xp.nan)
-    n_ret = xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
+    G = xp.astype(_take(xp, L0, o), F) if integral else _take(xp, L, o)    # an integer label gathered as it is (fewer bytes)
+    G = G if everyone else xp.where(inside, G, xp.nan)
+    n_ret = xp.full((L0.shape[0],), n, dtype=xp.int64) if everyone else xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
     d = _Ranked(xp, G, xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan) if scores else None, None if W is None else xp.where(inside, _take(xp, W, o), 0.0),
-                n_ret if depth is None else xp.minimum(n_ret, depth), L if every else xp.where(valid, L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
-    if xp.isdtype(L0.dtype, 'integral'): d.grades = L0 if every else xp.where(valid, L0, 0)
+                n_ret if depth is None else xp.minimum(n_ret, depth), lambda: (xp.astype(L0, F) if integral else L) if every else xp.where(valid, xp.astype(L0, F) if integral else L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+    d.has = xp.ones((L0.shape[0],), dtype=xp.bool) if whole else xp.any(valid, axis=1)
+    if integral: d.grades = L0 if every else xp.where(valid, L0, 0)
     if ties == 'expected': d.groups = _tie_layout(d, key, inside)
     for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
     return None if d.groups is not None and not groups else d
@@ -240,7 +250,8 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     width = G.shape[1] if k is None else min(k, G.shape[1])
     top = _group_mean(d, G)[:, :width]
     if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
-    wi = d.L.shape[1] if k is None else min(k, d.L.shape[1])
+    n = (d.L if d.grades is None else d.grades).shape[1]
+    wi = n if k is None else min(k, n)
     if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and (I := _ideal_grades(xp, d.grades, wi)) is not None:
         I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
         w = _discounts(xp, max(width, wi), p['discount'], p['base'])
@@ -385,7 +396,7 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
     V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
     V = xp.stack(_empty_values(xp, V, policies, d.L, keys, ids), axis=1)
     if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
-    return V, xp.any(~xp.isnan(d.L), axis=1), d.n_ret
+    return V, d.has, d.n_ret
 
 def _counted(xp, has, n_ret, queries:str):
     "The rows the means count: with a valid item, and under queries='run' a ranked one."
