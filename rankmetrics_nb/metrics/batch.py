@@ -68,7 +68,7 @@ def _rank_order(xp, key, ties:str, width:int, everyone:bool|None=None):
     serves there), by column for 'stable' and 'input'."""
     if ties == 'input': return _stable_order(xp, key, ties)[:, :width], None
     o = xp.argsort(key, axis=1, stable=False)                 # one sort, then a check: where no ranked items tie, any sort serves
-    k = _take(xp, key, o[:, :width + 1])                      # the top keys in rank order: the same in every order that sorts them
+    k = _take(xp, key, o[:, :min(width + 1, key.shape[1])])                      # the top keys in rank order: the same in every order that sorts them
     same = k[:, 1:] == k[:, :-1]
     if _known(xp.any(same)) is not False:
         tied = xp.any(same if everyone else same & (k[:, 1:] < xp.inf), axis=1)   # equal keys of ranked items (the unranked sort last, at +inf)
@@ -349,8 +349,54 @@ def _first_inverse(xp, t):
     rank = xp.astype(xp.argmax(xp.astype(t, xp.int8), axis=1), xp.float64) + 1
     return xp.where(xp.any(t, axis=1), 1 / rank, 0.0)
 
+# %% ../../nbs/38_metrics.batch.ipynb #e77b0a11
+def _k_err(d:_Ranked, k, p:dict):
+    "ERR@k: Σ P_r / r over the top k, P_r = R_r Π_{i<r}(1 - R_i) with R = (2^g - 1)/2^max_grade, as `metrics.err.err` computes it."
+    xp = d.xp
+    if d.groups is not None: raise EvalInputError("ERR with ties='expected' on tied scores averages over the orders of each tie group: it is computed on numpy arrays only (engine path)")
+    L0 = xp.where(xp.isnan(d.L), 0.0, d.L)
+    gmax = (xp.max(L0, axis=1) if L0.shape[1] else xp.zeros(L0.shape[0], dtype=xp.float64)) if p['max_grade'] == 'query' else float(p['max_grade'])
+    t = xp.maximum(gmax, 0.0)[:, None] if p['max_grade'] == 'query' else gmax
+    above = p['max_grade'] != 'query' and _known(xp.any(L0 > t))
+    if above:
+        raise EvalInputError(f"a grade is above max_grade={t:g} (the largest: {float(xp.max(L0)):g}); max_grade is the top grade of the judging scale")
+    width = d.G.shape[1] if k is None else min(k, d.G.shape[1])
+    g = xp.where(d.G[:, :width] > 0, d.G[:, :width], 0.0)                 # NaN and negative grades: R = 0
+    e2 = xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x)
+    top, floor = e2(g - t), e2(-t + xp.zeros_like(g))
+    R, on = top - floor, (1 - top) + floor
+    cum = np.cumprod if xp is np else xp.cumulative_prod
+    reach = cum(xp.concat([xp.ones((g.shape[0], 1), dtype=xp.float64), on[:, :-1]], axis=1)[:, :width], axis=1)
+    v = _row_sums(xp, R * reach / d.ranks[:width])
+    return xp.where(xp.any(L0 > t, axis=1), xp.nan, v) if above is None else v     # inside jax.jit: a grade above max_grade gives NaN
+
+def _k_arp(d:_Ranked, k, p:dict):
+    "ARP: the ranks averaged with the positive labels (times the item weights; ties='expected': each group's mean) as weights."
+    xp = d.xp
+    G = xp.where(d.G > 0, d.G, 0.0)                                       # padding and negative labels weigh nothing
+    G = _group_mean(d, G if d.W is None else G * d.W)
+    return _ratio(xp, _row_sums(xp, G * d.ranks), _row_sums(xp, G))
+
+def _k_pwa(d:_Ranked, k, p:dict):
+    "PWA@k: the labels of the top k (ties='expected': each group's mean) averaged with weights 1/r over the ranks holding an item."
+    xp = d.xp
+    width = d.G.shape[1] if k is None else min(k, d.G.shape[1])
+    L = _group_mean(d, xp.where(xp.isnan(d.G), 0.0, d.G))[:, :width]
+    inv = xp.where(xp.isnan(d.G[:, :width]), 0.0, 1 / d.ranks[:width])
+    return _ratio(xp, _row_sums(xp, L * inv), _row_sums(xp, inv))
+
+def _k_opa(d:_Ranked, k, p:dict):
+    "OPA: the weight of the pairs with different labels whose more relevant item scores strictly higher, over all such pairs' (order-free)."
+    xp = d.xp
+    above = d.G[:, :, None] > d.G[:, None, :]                             # NaN compares False: padding forms no pair
+    w = xp.ones(d.G.shape, dtype=xp.float64) if d.W is None else d.W      # a pair weighs its more relevant item's weight
+    total = xp.sum(_f(xp, xp.count_nonzero(above, axis=2)) * w, axis=1)
+    right = xp.sum(_f(xp, xp.count_nonzero(above & (d.S[:, :, None] > d.S[:, None, :]), axis=2)) * w, axis=1)
+    return xp.where(total > 0, right / xp.where(total > 0, total, 1.0), float(p['no_pairs']))
+
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
-_KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f)
+_KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f,
+                ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
 
 def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
@@ -387,7 +433,7 @@ def _empty_values(xp, V:list, policies:list, L, keys:list, ids)->list:
 def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:list, host:bool=False)->tuple|None:
     "(values (rows × measures), rows with a valid item, items ranked per row) of a block by the batch kernels; None on the host where scores tie under ties='expected' (the engine's path)."
     d = _ranked(xp, S, L, M, W, s['ties'], s['depth'], s['negative'], s['zero_weights'], _need(parsed), groups=not host,
-                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' for m in parsed))
+                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' or m.name == 'OPA' for m in parsed))
     if d is None: return None
     if any(dict(m.params)['ideal'] == 'returned_top_k' and m.k is not None for m in parsed if m.name == 'nDCG') and d.groups is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
