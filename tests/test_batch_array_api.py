@@ -1,5 +1,5 @@
 """`evaluate_batch` on arrays of other libraries, computed in their own namespace (the array API standard): on
-`array_api_strict` and JAX (CPU) arrays every batch kernel's measure, with masks, NaN padding, items scored -inf, tied
+`array_api_strict` and JAX (CPU) arrays every batch kernel's measure (ERR, ARP, PWA and OPA too, against the join), with masks, NaN padding, items scored -inf, tied
 scores, item weights, cutoffs, every tie policy a batch takes and the score-matrix presets, equals the numpy path to 1e-12
 (float64), and comes back as arrays of the input's library; JAX also under `jax.jit`. What the kernels do not compute
 is refused with one `EvalInputError`, never copied to the host."""
@@ -95,8 +95,8 @@ def test_untied_batches_take_one_sort():
 def test_refused_not_copied():
     s, l, m, w = batch(1)
     S, L = xs.asarray(s), xs.asarray(l)
-    with pytest.raises(EvalInputError, match='OPA cannot be evaluated on array_api_strict arrays: OPA has no batch kernel'):
-        evaluate_batch(S, L, ['nDCG', 'OPA'])
+    with pytest.raises(EvalInputError, match='Success@3 cannot be evaluated on array_api_strict arrays: Success has no batch kernel'):
+        evaluate_batch(S, L, ['nDCG', 'Success@3'])
     with pytest.raises(EvalInputError, match="TF-Ranking's list-weight rule"): evaluate_batch(S, L, ['nDCG'], conventions='tf_ranking')
     with pytest.raises(EvalInputError, match='judged_only'): evaluate_batch(S, L, ['AP(judged_only=true)'])
     with pytest.raises(EvalInputError, match='rank column'): evaluate_batch(S, L, ['AP'], ties='rank')
@@ -138,7 +138,73 @@ def test_jax_jit_poisons_what_it_cannot_refuse(jnp):
     "Inside jax.jit a value check cannot raise: the rows it would refuse come back NaN, never a number."
     import jax
     s, l, m, _ = batch(2)
+    f = jax.jit(lambda s, l: evaluate_batch(s, l, ['ERR(max_grade=2)']).values)
+    v, above = np.asarray(f(jnp.asarray(s), jnp.asarray(l)))[:, 0], np.nan_to_num(l).max(axis=1) > 2
+    assert above.any() and np.isnan(v[above]).all() and not np.isnan(v[~above]).any()
     s[3, :] = np.nan
     f = jax.jit(lambda s, l: evaluate_batch(s, l, ['nDCG@5']).values)
     v = np.asarray(f(jnp.asarray(s), jnp.asarray(l)))
     assert np.isnan(v[3, 0]) and not np.isnan(v[1:3, 0]).any()
+
+# ------------------------------------------------------------------------------------------ ERR, ARP, PWA and OPA kernels
+CASCADE = ['ERR', 'ERR@3', 'ERR(max_grade=query)@5', 'ERR(max_grade=5)', 'ARP', 'PWA', 'PWA@3', 'OPA', 'OPA(no_pairs=1)']
+CASCADE_WEIGHTED = ['ARP', 'OPA']
+
+def joined(monkeypatch, s, l, names, **kw):
+    "`evaluate_batch` of numpy arrays through the join (the engine's metric functions), the batch kernels switched off."
+    import rankmetrics_nb.evaluator.batches as B
+    with monkeypatch.context() as mp:
+        mp.setattr(B, '_host_kernels', lambda *a: False)
+        return evaluate_batch(s, l, names, **kw)
+
+def cascade_names(ties, tied=True):
+    "ERR under ties='expected' averages over tie orders on the host only."
+    return [n for n in CASCADE if not (ties == 'expected' and tied and n.startswith('ERR'))]
+
+@pytest.mark.parametrize('seed', range(4))
+@pytest.mark.parametrize('ties', TIES)
+def test_cascade_kernels_on_numpy_are_the_join_bit_for_bit(monkeypatch, seed, ties):
+    s, l, m, _ = batch(seed)
+    for labels in (l, np.where(np.isnan(l), 0, l).astype(np.int8)):          # float labels with NaN, and integer ones
+        for kw in (dict(mask=m), dict(mask=m, depth=4) if ties != 'expected' else dict(), dict(queries='qrels')):
+            ours = evaluate_batch(s, labels, CASCADE, ties=ties, **kw)
+            ref = joined(monkeypatch, s, labels, CASCADE, ties=ties, **kw)
+            assert np.array_equal(ours.values, ref.values, equal_nan=True) and np.array_equal(ours.list_weights, ref.list_weights)
+
+@pytest.mark.parametrize('seed', range(3))
+@pytest.mark.parametrize('ties', TIES)
+def test_cascade_kernels_strict_equal_the_join(monkeypatch, seed, ties):
+    s, l, m, w = batch(seed)
+    names = cascade_names(ties)
+    ours = evaluate_batch(xs.asarray(s), xs.asarray(l), names, mask=xs.asarray(m), ties=ties)
+    close(host(ours.values), joined(monkeypatch, s, l, names, mask=m, ties=ties).values)
+    if ties != 'expected':
+        ours = evaluate_batch(xs.asarray(s), xs.asarray(l), CASCADE_WEIGHTED, mask=xs.asarray(m), weights=xs.asarray(w), ties=ties)
+        close(host(ours.values), evaluate_batch(s, l, CASCADE_WEIGHTED, mask=m, weights=w, ties=ties).values)   # weighted numpy: the join
+
+def test_cascade_kernels_untied_expected(monkeypatch):
+    "Untied scores under ties='expected': ERR too runs in the namespace."
+    s, l, m, _ = batch(5, 40, 20, ties=False)
+    ours = evaluate_batch(xs.asarray(s), xs.asarray(l), CASCADE, mask=xs.asarray(m), ties='expected')
+    close(host(ours.values), joined(monkeypatch, s, l, CASCADE, mask=m, ties='expected').values)
+
+def test_cascade_refusals():
+    s, l, m, _ = batch(1)
+    with pytest.raises(EvalInputError, match="ERR with ties='expected' on tied scores"):
+        evaluate_batch(xs.asarray(s), xs.asarray(l), ['ERR'], ties='expected')
+    with pytest.raises(EvalInputError, match='above max_grade=2'):
+        evaluate_batch(xs.asarray(s), xs.asarray(l), ['ERR(max_grade=2)'])
+    with pytest.raises(EvalInputError, match='above max_grade=2'): evaluate_batch(s, l, ['ERR(max_grade=2)'])
+
+@pytest.mark.parametrize('seed', range(2))
+@pytest.mark.parametrize('ties', TIES)
+def test_cascade_kernels_jax(jnp, monkeypatch, seed, ties):
+    import jax
+    s, l, m, w = batch(seed)
+    names = cascade_names(ties)
+    ref = joined(monkeypatch, s, l, names, mask=m, ties=ties)
+    ours = evaluate_batch(jnp.asarray(s), jnp.asarray(l), names, mask=jnp.asarray(m), ties=ties)
+    close(host(ours.values), ref.values)
+    if ties == 'expected': return
+    f = jax.jit(lambda s, l, m: evaluate_batch(s, l, names, mask=m, ties=ties).mean_values())
+    close(np.asarray(f(jnp.asarray(s), jnp.asarray(l), jnp.asarray(m))), [float(v) for v in ref.means().values()])

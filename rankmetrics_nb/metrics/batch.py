@@ -4,6 +4,7 @@
 
 # %% ../../nbs/38_metrics.batch.ipynb #aa140142
 from __future__ import annotations
+import functools
 import numpy as np
 from dataclasses import dataclass
 from ..engine.checks import EvalInputError
@@ -52,29 +53,28 @@ def _take(xp, a, idx):
     rows = xp.reshape(xp.arange(0, q * n, n, dtype=idx.dtype), (q, 1))
     return xp.reshape(xp.take(xp.reshape(a, (-1,)), xp.reshape(idx + rows, (-1,))), idx.shape)
 
-def _sort_key(xp, S, ranked, ties:str):
+def _sort_key(xp, S, ranked, ties:str, everyone:bool|None=None):
     """Each item's ascending sort key under the tie policy: the negated score (rounded to float32 for 'trec'; a float32
-    score stays float32, whose order and ties float64 keeps), +inf for the unranked; for 'input', 0 for the ranked, 1 after."""
+    score stays float32, whose order and ties float64 keeps), +inf for the unranked (`everyone`: none are); for 'input', 0 for the ranked, 1 after."""
     if ties == 'input': return xp.astype(~ranked, xp.float64)
     s = xp.astype(S, xp.float32, copy=False) if ties == 'trec' else S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, xp.float64)
-    return -s if _known(xp.all(ranked)) else xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
+    return -s if everyone else xp.where(ranked, -s, xp.asarray(xp.inf, dtype=s.dtype))
 
 # %% ../../nbs/38_metrics.batch.ipynb #ebf7bdbf
-def _rank_order(xp, key, ties:str, width:int):
-    """(The columns of each row's top `width` ranks, their sort keys): one sort of the keys, checked for ties; where ranked
-    items tie, a stable sort, which orders tied items by
+def _rank_order(xp, key, ties:str, width:int, everyone:bool|None=None):
+    """(The columns of each row's top `width` ranks, their sorted keys): one sort of the keys, checked for ties among the
+    top `width` + 1 (a tie further down moves none of the top `width`); where ranked items tie, a stable sort, which orders tied items by
     column descending (the batch's ids descending, trec_eval's rule) for 'trec', 'double' and 'expected' (any fixed order
     serves there), by column for 'stable' and 'input'."""
     if ties == 'input': return _stable_order(xp, key, ties)[:, :width], None
     o = xp.argsort(key, axis=1, stable=False)                 # one sort, then a check: where no ranked items tie, any sort serves
-    k = _take(xp, key, o)
-    tied = xp.any((k[:, 1:] == k[:, :-1]) & (k[:, 1:] < xp.inf), axis=1)
-    if _known(xp.any(tied)) is not False:
+    k = _take(xp, key, o[:, :min(width + 1, key.shape[1])])                      # the top keys in rank order: the same in every order that sorts them
+    same = k[:, 1:] == k[:, :-1]
+    if _known(xp.any(same)) is not False:
+        tied = xp.any(same if everyone else same & (k[:, 1:] < xp.inf), axis=1)   # equal keys of ranked items (the unranked sort last, at +inf)
         if xp is np:                                          # on the host only the rows with a tie are sorted again
-            at = np.flatnonzero(tied)
-            o[at] = _stable_order(np, key[at], ties)
-            k[at] = np.take_along_axis(key[at], o[at], axis=1)
-        else: o = _stable_order(xp, key, ties); k = _take(xp, key, o)
+            if (at := np.flatnonzero(tied)).size: o[at] = _stable_order(np, key[at], ties)
+        elif _known(xp.any(tied)) is not False: o = _stable_order(xp, key, ties)
     return o[:, :width], k[:, :width]
 
 def _stable_order(xp, key, ties:str):
@@ -91,11 +91,15 @@ class _Ranked:
     S: object # (q × width) their scores (float64), NaN padding; None where no measure reads them
     W: object # (q × width) their item weights (0 in padding), or None
     n_ret: object # (q,) ranked items (after the depth cut)
-    L: object # (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source)
+    L_of: object # () -> (q × n) every valid item's label, NaN elsewhere (the ideal ranking's source): made when a measure reads `L`
     IW: object # (q × n) the valid items' weights (0 elsewhere), or None
+    has: object = None # (q,) whether a row has a valid item
+    grades: object = None # (q × n) labels of an integer type as given, 0 where not valid (the ideal ranking counted, not sorted); else None
     groups: object = None # ties='expected' with tied items: (q × width × width) whether two ranks share a tie group; else None
     poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
 
+    @functools.cached_property
+    def L(self): return self.L_of()
     @property
     def ranks(self): return self.xp.arange(1, self.G.shape[1] + 1, dtype=self.xp.float64)
 
@@ -104,9 +108,12 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
             scores:bool=True)->_Ranked|None:
     """The block's `_Ranked` (its top `width` ranks; None: all), checked as `ranked_batch` checks a block: one sort and one
     gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`."""
-    F, n = xp.float64, L.shape[1]
-    L = xp.astype(L, F)
-    given, low = ~xp.isnan(L), L < 0                                    # (NaN compares False)
+    F, n, L0, integral = xp.float64, L.shape[1], L, xp.isdtype(L.dtype, 'integral')
+    L = None if integral else xp.astype(L, F)                           # integer labels: as float64 only where a measure reads them
+    low = (L0 if integral else L) < 0                                   # (NaN compares False)
+    every = M is None and W is None and negative != 'pad'               # then the valid labels are the labels given
+    whole = every and integral                                          # then every item is valid (an integer is never NaN)
+    given = True if whole else xp.ones(L0.shape, dtype=xp.bool) if integral else ~xp.isnan(L)
     if negative is None and _known(xp.any(low)):
         raise EvalInputError("labels hold negative values: say what they are with negative='pad' (padding: TF-Ranking, allRank) "
                              "or negative='grade' (grades below 0: Rax)")
@@ -118,21 +125,26 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
         poison.append(_refuse(xp, valid & ~(xp.isfinite(W) & (W >= 0)), lambda r, c: f"weights must be finite numbers ≥ 0; got {float(W[r, c])} at row {r}, column {c}"))
         if zero_weights == 'mask': valid = valid & (W != 0)
     S = S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, F)
-    poison.append(_refuse(xp, valid & (xp.isnan(S) | (S == xp.inf)), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
-    ranked = valid & (S > -xp.inf)
-    every = M is None and W is None and negative != 'pad'           # then the valid labels are the labels given
+    finite = _known(xp.all(xp.isfinite(S)))                         # one pass: then every valid item is ranked
+    if finite is not True:                                          # a NaN or ±inf somewhere: refused on a valid item but -inf
+        poison.append(_refuse(xp, valid & ~(S < xp.inf), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
+    ranked = xp.ones(S.shape, dtype=xp.bool) if finite and whole else valid & (S > -xp.inf)
+    everyone = True if finite and whole else _known(xp.all(ranked))
     cut = n if depth is None else min(depth, n)
     keep = n if ties == 'expected' else min(cut, n if width is None else width)   # ties='expected' reads whole tie groups
-    o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties), ties, keep)
+    o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties, everyone), ties, keep, everyone)
     inside = _take(xp, ranked, o) if key is None else key < xp.inf
     if ties == 'expected' and cut < n and _known(xp.any(inside[:, cut] & (key[:, cut] == key[:, cut - 1]))):
         raise EvalInputError(f"depth={depth} cuts through a tie group: with ties='expected' which items are kept would depend on "
                              "their order; drop depth, or give the measures a cutoff k instead")
     o, inside, key = o[:, :cut], inside[:, :cut], None if key is None else key[:, :cut]
-    G = xp.where(inside, _take(xp, L, o), xp.nan)
-    n_ret = xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
+    G = xp.astype(_take(xp, L0, o), F) if integral else _take(xp, L, o)    # an integer label gathered as it is (fewer bytes)
+    G = G if everyone else xp.where(inside, G, xp.nan)
+    n_ret = xp.full((L0.shape[0],), n, dtype=xp.int64) if everyone else xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
     d = _Ranked(xp, G, xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan) if scores else None, None if W is None else xp.where(inside, _take(xp, W, o), 0.0),
-                n_ret if depth is None else xp.minimum(n_ret, depth), L if every else xp.where(valid, L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+                n_ret if depth is None else xp.minimum(n_ret, depth), lambda: (xp.astype(L0, F) if integral else L) if every else xp.where(valid, xp.astype(L0, F) if integral else L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+    d.has = xp.ones((L0.shape[0],), dtype=xp.bool) if whole else xp.any(valid, axis=1)
+    if integral: d.grades = L0 if every else xp.where(valid, L0, 0)
     if ties == 'expected': d.groups = _tie_layout(d, key, inside)
     for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
     return None if d.groups is not None and not groups else d
@@ -180,13 +192,32 @@ def _first_chance(d:_Ranked, f):
 
 # %% ../../nbs/38_metrics.batch.ipynb #ca94833b
 def _row_sums(xp, x):
-    "Row sums added rank by rank, left to right (the last cumulative sum): the engine's sums in rank order, bit for bit on numpy."
+    """Row sums added rank by rank, left to right (as the last cumulative sum, column by column for a few ranks): the engine's
+    sums in rank order, bit for bit on numpy."""
     if x.shape[1] == 0: return xp.zeros(x.shape[0], dtype=xp.float64)
-    return xp.cumulative_sum(x, axis=1)[:, -1]
+    if x.shape[1] > 64: return xp.cumulative_sum(x, axis=1)[:, -1]
+    out = x[:, 0]
+    for j in range(1, x.shape[1]): out = out + x[:, j]          # a loop over the ranks, each step a vector of the rows
+    return out
 
 def _largest(xp, x, k:int):
     "Each row's `k` largest values, largest first."
     return xp.flip(xp.sort(x, axis=1), axis=1)[:, :k]
+
+def _ideal_grades(xp, grades, k:int):
+    """Each row's `k` largest grades above 0, largest first (0 after), counted from integer labels: rank r holds the largest
+    grade g with more than r - 1 items of grade ≥ g. None where the grades are unknown (inside `jax.jit`) or above 32 (sorted instead)."""
+    try: top = int(xp.max(grades)) if grades.shape[1] else 0
+    except Exception as e:
+        if 'Tracer' in type(e).__name__ or 'Concretization' in type(e).__name__: return None
+        raise
+    if top > 32 or grades.shape[1] >= 1 << 24: return None
+    r, ones = xp.arange(k, dtype=xp.float32), xp.ones(grades.shape[1], dtype=xp.float32)
+    out = xp.zeros((grades.shape[0], k), dtype=xp.float64)
+    for g in range(1, top + 1):                                    # a loop over the few grades, each a product of the matrix
+        n = xp.astype(grades >= g, xp.float32) @ ones             # items of grade ≥ g per row (exact below 2**24)
+        out = out + xp.astype(n[:, None] > r, xp.float64)
+    return out
 
 def _ratio(xp, num, den):
     "`num / den`, 0 where `den` is 0."
@@ -219,6 +250,12 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     width = G.shape[1] if k is None else min(k, G.shape[1])
     top = _group_mean(d, G)[:, :width]
     if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
+    n = (d.L if d.grades is None else d.grades).shape[1]
+    wi = n if k is None else min(k, n)
+    if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and (I := _ideal_grades(xp, d.grades, wi)) is not None:
+        I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
+        w = _discounts(xp, max(width, wi), p['discount'], p['base'])
+        return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:wi]))
     if p['ideal'] == 'judged':
         I = _grade_gains(xp, d.L, gain)
         I = I if d.IW is None else I * d.IW
@@ -312,8 +349,54 @@ def _first_inverse(xp, t):
     rank = xp.astype(xp.argmax(xp.astype(t, xp.int8), axis=1), xp.float64) + 1
     return xp.where(xp.any(t, axis=1), 1 / rank, 0.0)
 
+# %% ../../nbs/38_metrics.batch.ipynb #e77b0a11
+def _k_err(d:_Ranked, k, p:dict):
+    "ERR@k: Σ P_r / r over the top k, P_r = R_r Π_{i<r}(1 - R_i) with R = (2^g - 1)/2^max_grade, as `metrics.err.err` computes it."
+    xp = d.xp
+    if d.groups is not None: raise EvalInputError("ERR with ties='expected' on tied scores averages over the orders of each tie group: it is computed on numpy arrays only (engine path)")
+    L0 = xp.where(xp.isnan(d.L), 0.0, d.L)
+    gmax = (xp.max(L0, axis=1) if L0.shape[1] else xp.zeros(L0.shape[0], dtype=xp.float64)) if p['max_grade'] == 'query' else float(p['max_grade'])
+    t = xp.maximum(gmax, 0.0)[:, None] if p['max_grade'] == 'query' else gmax
+    above = p['max_grade'] != 'query' and _known(xp.any(L0 > t))
+    if above:
+        raise EvalInputError(f"a grade is above max_grade={t:g} (the largest: {float(xp.max(L0)):g}); max_grade is the top grade of the judging scale")
+    width = d.G.shape[1] if k is None else min(k, d.G.shape[1])
+    g = xp.where(d.G[:, :width] > 0, d.G[:, :width], 0.0)                 # NaN and negative grades: R = 0
+    e2 = xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x)
+    top, floor = e2(g - t), e2(-t + xp.zeros_like(g))
+    R, on = top - floor, (1 - top) + floor
+    cum = np.cumprod if xp is np else xp.cumulative_prod
+    reach = cum(xp.concat([xp.ones((g.shape[0], 1), dtype=xp.float64), on[:, :-1]], axis=1)[:, :width], axis=1)
+    v = _row_sums(xp, R * reach / d.ranks[:width])
+    return xp.where(xp.any(L0 > t, axis=1), xp.nan, v) if above is None else v     # inside jax.jit: a grade above max_grade gives NaN
+
+def _k_arp(d:_Ranked, k, p:dict):
+    "ARP: the ranks averaged with the positive labels (times the item weights; ties='expected': each group's mean) as weights."
+    xp = d.xp
+    G = xp.where(d.G > 0, d.G, 0.0)                                       # padding and negative labels weigh nothing
+    G = _group_mean(d, G if d.W is None else G * d.W)
+    return _ratio(xp, _row_sums(xp, G * d.ranks), _row_sums(xp, G))
+
+def _k_pwa(d:_Ranked, k, p:dict):
+    "PWA@k: the labels of the top k (ties='expected': each group's mean) averaged with weights 1/r over the ranks holding an item."
+    xp = d.xp
+    width = d.G.shape[1] if k is None else min(k, d.G.shape[1])
+    L = _group_mean(d, xp.where(xp.isnan(d.G), 0.0, d.G))[:, :width]
+    inv = xp.where(xp.isnan(d.G[:, :width]), 0.0, 1 / d.ranks[:width])
+    return _ratio(xp, _row_sums(xp, L * inv), _row_sums(xp, inv))
+
+def _k_opa(d:_Ranked, k, p:dict):
+    "OPA: the weight of the pairs with different labels whose more relevant item scores strictly higher, over all such pairs' (order-free)."
+    xp = d.xp
+    above = d.G[:, :, None] > d.G[:, None, :]                             # NaN compares False: padding forms no pair
+    w = xp.ones(d.G.shape, dtype=xp.float64) if d.W is None else d.W      # a pair weighs its more relevant item's weight
+    total = xp.sum(_f(xp, xp.count_nonzero(above, axis=2)) * w, axis=1)
+    right = xp.sum(_f(xp, xp.count_nonzero(above & (d.S[:, :, None] > d.S[:, None, :]), axis=2)) * w, axis=1)
+    return xp.where(total > 0, right / xp.where(total > 0, total, 1.0), float(p['no_pairs']))
+
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
-_KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f)
+_KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f,
+                ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
 
 def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
@@ -350,7 +433,7 @@ def _empty_values(xp, V:list, policies:list, L, keys:list, ids)->list:
 def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:list, host:bool=False)->tuple|None:
     "(values (rows × measures), rows with a valid item, items ranked per row) of a block by the batch kernels; None on the host where scores tie under ties='expected' (the engine's path)."
     d = _ranked(xp, S, L, M, W, s['ties'], s['depth'], s['negative'], s['zero_weights'], _need(parsed), groups=not host,
-                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' for m in parsed))
+                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' or m.name == 'OPA' for m in parsed))
     if d is None: return None
     if any(dict(m.params)['ideal'] == 'returned_top_k' and m.k is not None for m in parsed if m.name == 'nDCG') and d.groups is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
@@ -359,7 +442,7 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
     V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
     V = xp.stack(_empty_values(xp, V, policies, d.L, keys, ids), axis=1)
     if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
-    return V, xp.any(~xp.isnan(d.L), axis=1), d.n_ret
+    return V, d.has, d.n_ret
 
 def _counted(xp, has, n_ret, queries:str):
     "The rows the means count: with a valid item, and under queries='run' a ranked one."
