@@ -12,9 +12,9 @@ from .checks import EvalInputError
 # %% auto #0
 __all__ = ['Cell', 'number_text', 'best_marks', 'win_tie_loss', 'ResultTable', 'table_html', 'table_markdown', 'latex_escape',
            'table_latex', 'table_text', 'Tabled', 'records_table', 'means_table', 'run_letters', 'significance_letters',
-           'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html', 'comparison_html',
-           'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows', 'diversity_html', 'trec_eval_table',
-           'trec_eval_html', 'evaluation_html']
+           'interval_label', 'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html',
+           'comparison_html', 'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows', 'diversity_html',
+           'trec_eval_table', 'trec_eval_html', 'evaluation_html']
 
 # %% ../../nbs/20_engine.tables.ipynb #c2b9d92e
 @dataclass(frozen=True)
@@ -241,6 +241,12 @@ def significance_letters(c, # a `Comparison`
 _CORRECTIONS = dict(holm='Holm correction', bonferroni='Bonferroni correction', bh='Benjamini-Hochberg correction',
                     none='no correction')
 
+def interval_label(c, # a `Comparison`
+                  )->str:
+    "What a comparison's intervals of the mean difference are: their level and kind (Tukey's are simultaneous)."
+    if c.ci == 'tukey': return f'{c.confidence:.0%} simultaneous interval (Tukey HSD)'
+    return f'{c.confidence:.0%} interval ({c.ci})'
+
 def comparison_caption(c, # a `Comparison`
                        test_name:str=None, # the test's name as a reader knows it; None: its code in `c.test`
                        against:str=None, second:bool=False, # as in `comparison_table`
@@ -248,11 +254,13 @@ def comparison_caption(c, # a `Comparison`
     "What a comparison's table shows: runs, queries, test, correction, alpha and what the marks mean."
     qs = 'of the qrels, missing ones scored 0' if c.queries == 'qrels' else 'common to all runs'
     corr = _CORRECTIONS.get(c.correction, c.correction) + (' per measure' if c.correction != 'none' else '')
+    if c.ci == 'tukey': corr = 'simultaneous over every pair of each measure'
+    intervals = f' Intervals of the differences: {interval_label(c)}.' if c.ci == 'tukey' else ''
     only = f'; only differences with {against} are marked' if against is not None else ''
     marks = 'Bold: the best value per measure' + ('; underlined: the second best.' if second else '.')
     return (f'Means of {len(c.runs)} runs over {len(c.qids)} queries ({qs}). A superscript letter marks a run '
             f'significantly better than the run of that letter ({test_name or c.test}, two-sided, {corr}, '
-            f'α = {c.alpha}{only}). {marks}')
+            f'α = {c.alpha}{only}). {marks}{intervals}')
 
 # %% ../../nbs/20_engine.tables.ipynb #d1a9713a
 def comparison_table(c, # a `Comparison`
@@ -299,7 +307,7 @@ def comparison_html(c, # a `Comparison`
                    )->str:
     "A comparison for a notebook: the marked means, wins/ties/losses, and every pair and measure folded."
     rows = c.rows()
-    pairs = details_html(f'every pair and measure ({len(rows)} rows)', records_table(rows).to_html())
+    pairs = details_html(f'every pair and measure ({len(rows)} rows; ci_low, ci_high: {interval_label(c)})', records_table(rows).to_html())
     return comparison_table(c, test_name=test_name).to_html() + win_tie_loss_table(c).to_html() + pairs
 
 # %% ../../nbs/20_engine.tables.ipynb #f2c19434
