@@ -149,3 +149,11 @@ def test_topic_set_functions_still_compute():
 def test_cli_power_refusals_are_one_line_exit_2(args, why):
     status, out, err = run_cli('power', *args)
     assert status == 2 and out == '' and len(err.splitlines()) == 1 and why in err, err
+
+def test_discriminative_power_refuses_a_correction_beside_tukey():
+    from rankmetrics_nb.stats.inference import discriminative_power
+    X = _values()
+    for test in ('tukey', 'randomised_tukey'):
+        with pytest.raises(EvalInputError, match=f"correction='holm' does not apply to test='{test}'"):
+            discriminative_power(X, test=test, correction='holm', n_resamples=50)
+        assert discriminative_power(X, test=test, n_resamples=50).correction == 'none'

@@ -307,7 +307,8 @@ def comparison_html(c, # a `Comparison`
                    )->str:
     "A comparison for a notebook: the marked means, wins/ties/losses, and every pair and measure folded."
     rows = c.rows()
-    pairs = details_html(f'every pair and measure ({len(rows)} rows; ci_low, ci_high: {interval_label(c)})', records_table(rows).to_html())
+    kind = f'; ci_low, ci_high: {interval_label(c)}' if c.ci == 'tukey' else ''          # (Tukey's intervals are simultaneous)
+    pairs = details_html(f'every pair and measure ({len(rows)} rows{kind})', records_table(rows).to_html())
     return comparison_table(c, test_name=test_name).to_html() + win_tie_loss_table(c).to_html() + pairs
 
 # %% ../../nbs/20_engine.tables.ipynb #f2c19434

@@ -253,33 +253,27 @@ def _test_columns(test, D, n_resamples, seed):
     return nan, bootstrap_test(D, tb), None, None, tb
 
 # %% ../../nbs/81_results.compare.ipynb #6e273554
-def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired',
-                   family='measure')->tuple:
+def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired', family='measure'):
     """(test, correction, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file
-    is read. Tukey's HSD controls the error over every pair of a measure itself: a correction, an interval or a family of
-    another kind beside it is an error (None: its own)."""
+    is read; beside Tukey's HSD, which controls the error over every pair itself, a correction, interval or family is one."""
     test = _ALIASES.get(test, test)
     if test not in TESTS: raise EvalInputError(f"unknown test {test!r}; choose one of: {', '.join(TESTS)}")
-    if correction is not None and correction not in CORRECTIONS:
-        raise EvalInputError(f"unknown correction {correction!r}; choose one of: {', '.join(CORRECTIONS)}")
+    if correction not in (None, *CORRECTIONS): raise EvalInputError(f"unknown correction {correction!r}; choose one of: {', '.join(CORRECTIONS)}")
     if not (is_real(alpha) and 0 < alpha < 1): raise EvalInputError(f"alpha must be in (0, 1), not {alpha!r}")
     if test == 'tukey': correction, ci = _tukey_options(correction, ci, family)
     correction, ci = correction or 'holm', ci or ('percentile' if test == 'bootstrap' else 't')
-    if ci not in ('t', 'percentile', 'bca', 'tukey'): raise EvalInputError(f"unknown interval {ci!r}; choose 't', 'percentile' or 'bca'")
-    if ci == 'tukey' and test != 'tukey': raise EvalInputError("ci='tukey' (simultaneous intervals) comes with test='tukey' only")
+    if ci not in ('t', 'percentile', 'bca') and test != 'tukey':
+        raise EvalInputError(f"unknown interval {ci!r}; choose 't', 'percentile' or 'bca' (ci='tukey' comes with test='tukey')")
     if tukey_design not in ('paired', 'independent'): raise EvalInputError(f"unknown Tukey design {tukey_design!r}; choose 'paired' or 'independent'")
     if risk_alpha is not None: check_number(risk_alpha, 'risk_alpha', 'how much more a loss weighs', low=0)
     return (test, correction, ci) + check_resampling(n_resamples, seed)
 
 def _tukey_options(correction, ci, family)->tuple:
     "('none', 'tukey'): Tukey's own correction and intervals, or an error naming the option that would replace them."
-    if correction not in (None, 'none'):
-        raise EvalInputError(f"correction={correction!r} does not apply to test='tukey': Tukey's HSD already controls the "
-                             "family-wise error over every pair of each measure; leave the correction out (or give 'none')")
-    if ci not in (None, 'tukey'):
-        raise EvalInputError(f"ci={ci!r} does not apply to test='tukey': its intervals are Tukey's simultaneous ones; leave ci out")
-    if family != 'measure':
-        raise EvalInputError(f"family={family!r} does not apply to test='tukey': its family is every pair of each measure")
+    for name, v, own, why in (('correction', correction, (None, 'none'), "Tukey's HSD already controls the family-wise error "
+                               "over every pair of each measure"), ('ci', ci, (None, 'tukey'), "its intervals are Tukey's simultaneous ones"),
+                              ('family', family, ('measure',), "its family is every pair of each measure")):
+        if v not in own: raise EvalInputError(f"{name}={v!r} does not apply to test='tukey': {why}; leave {name} out")
     return 'none', 'tukey'
 
 # %% ../../nbs/81_results.compare.ipynb #1d33b0e5
@@ -297,7 +291,6 @@ def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->d
             (q, pv), (l, h) = tukey_hsd(X[:, :, m], tukey_design), tukey_intervals(X[:, :, m], 1 - alpha, tukey_design)
             stat[:, m], p[:, m] = q[sel], pv[sel]
             lo[:, m], hi[:, m] = np.where(flip, -h[sel], l[sel]), np.where(flip, -l[sel], h[sel])   # (b - a where a > b)
-        lo, hi = lo.ravel(), hi.ravel()
     else:
         stat, p, se, exact, tb = _test_columns(test, D, n_resamples, seed)
     mean, sd = D.mean(0), D.std(0, ddof=1)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 import numpy as np
 from ..engine.checks import EvalInputError, QueryMismatchWarning
-from ..engine.kit import Batch, query_mean, plural, preview
+from ..engine.kit import Batch, query_mean, plural
 from ..engine.inputs import Run, read_run
 from ..engine.joins import join, join_subtopics, prepare_qrels
 from ..registry.measures import Measure, parse_measure
