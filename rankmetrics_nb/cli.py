@@ -126,7 +126,7 @@ def _compare_parser(sub)->argparse.ArgumentParser:
     c.add_argument('--baseline', action='append', help='a run (file name) every other run is tested against (repeatable); default: every pair')
     c.add_argument('--family', choices=list(FAMILIES), default='measure', help='p-values corrected together: per measure (default), per baseline and measure, or all')
     c.add_argument('--test', choices=TESTS + ('fisher', 'permutation', 'student'), default='t', help='default: t')
-    c.add_argument('--correction', choices=list(CORRECTIONS), default='holm', help='multiple comparisons, per measure (default: holm)')
+    c.add_argument('--correction', choices=list(CORRECTIONS), help="multiple comparisons, per measure (default: holm; tukey takes none: it is its own)")
     c.add_argument('--alpha', type=_number(0, 1), default=0.05, help='significance level (default: 0.05)')
     c.add_argument('--resamples', type=_whole(1), default=10_000, help='randomisation / bootstrap rounds (default: 10000)')
     c.add_argument('--seed', type=_whole(0), default=0, help='their seed (default: 0)')

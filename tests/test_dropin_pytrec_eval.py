@@ -8,9 +8,13 @@ iprec_at_recall_0.00 and 11pt_avg, and some runs with such a query (a run of onl
 with several interpolated-precision requests) crash it (segmentation fault). The drop-in evaluates such a query as
 retrieving nothing (trec_eval's values for an empty ranking: 0). The unit cases compare the measures pytrec_eval
 computes there reliably; the random collections list no query without documents. A query whose every judgement is
-negative hangs pytrec_eval or scores 0 depending on the order of the queries (trec_eval stops with an error); the
-drop-in refuses it as the trec_eval drop-in does, and the random collections give every judged query a grade >= 0."""
-import math
+negative (trec_eval stops with an error on it) is undefined in pytrec_eval: its relevance table has no level for the
+query, every measure of effectiveness comes out 0, its counts (num_ret, utility) are 0 in most calls and the run's
+counts in others (by the order of the queries and the measures asked for), and some calls crash (a segmentation
+fault). The drop-in scores such a query 0 in every measure (gm_ values ln 1e-5, num_q 1) wherever it stands; the test
+runs pytrec_eval in a child process and compares, where it answers, every measure but those counts. The random
+collections give every judged query a grade >= 0."""
+import json, math, subprocess, sys
 import numpy as np
 import pytest
 
@@ -86,6 +90,40 @@ def test_parse(tmp_path):
     r.write_text('q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.25 t\nq2 Q0 d3 1 -1e-3 t\n')
     with open(q) as a, open(q) as b: assert mine.parse_qrel(a) == pe.parse_qrel(b)
     with open(r) as a, open(r) as b: assert mine.parse_run(a) == pe.parse_run(b)
+
+# ------------------------------------------------------------------ queries whose every judgement is negative
+def pytrec_eval_in_child(qrels, run, measures):
+    "pytrec_eval's evaluate in a child process (it can crash on such queries): the result, or None where it crashed."
+    code = (f"import json, pytrec_eval\nprint(json.dumps(pytrec_eval.RelevanceEvaluator({qrels!r}, {set(measures)!r})"
+            f".evaluate({run!r})))")
+    p = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, timeout=120)
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+NEGATIVE_CASES = {
+    'alone': {'q1': {'d1': -1, 'd3': -1}},
+    'alone_top_-2': {'q1': {'d1': -2}},
+    'first': {'q1': {'d1': -1, 'd2': -1}, 'q2': {'d1': 1, 'd2': 0}},
+    'after_a_positive_query': {'q2': {'d1': 1, 'd2': 0}, 'q1': {'d1': -1, 'd3': -3}},
+    'after_a_zero_query': {'q2': {'d1': 0}, 'q1': {'d1': -1}},
+    'two_of_them': {'q2': {'d1': 2}, 'q3': {'d1': -1}, 'q1': {'d2': -1}},
+}
+
+@pytest.mark.parametrize('case', list(NEGATIVE_CASES))
+@pytest.mark.parametrize('measures', [['map'], ['ndcg', 'P.5', 'num_ret', 'num_nonrel_judged_ret', 'utility', 'bpref'], ['all_trec']])
+def test_every_judgement_negative(case, measures):
+    "pytrec_eval scores such a query 0 in every measure (num_q 1); the drop-in gives what it gives."
+    qrels = NEGATIVE_CASES[case]
+    run = {q: {'d1': 1.0, 'd2': 0.5, 'd3': 0.5, 'x': 0.2} for q in reversed(list(qrels))}
+    theirs = pytrec_eval_in_child(qrels, run, measures)
+    if theirs is None: pytest.skip(f"pytrec_eval crashed on {case} with {measures} (as it can on such queries)")
+    ours = mine.RelevanceEvaluator(qrels, measures).evaluate(run)
+    negative = [q for q, d in qrels.items() if max(d.values()) < 0]
+    unstable = {'num_ret', 'utility', 'runid'}                  # pytrec_eval's counts there: 0, or the run's, by the call
+    assert_same({q: {m: v for m, v in d.items() if q not in negative or m not in unstable} for q, d in ours.items()},
+                {q: {m: v for m, v in d.items() if (q not in negative or m not in unstable) and m != 'runid'}
+                    | ({'runid': 0.0} if 'runid' in d and q not in negative else {}) for q, d in theirs.items()})
+    floor = math.log(1e-5)
+    assert all(v == (1.0 if m == 'num_q' else floor if m.startswith('gm_') else 0.0) for q in negative for m, v in ours[q].items())
 
 # ------------------------------------------------------------------ the differential test
 MEASURES = ['all_trec', 'P.1,3,7', 'recall.2,50', 'ndcg_cut.1,4,12', 'map_cut.3,9', 'success.2', 'relative_P.4',

@@ -77,8 +77,8 @@ def _same_as_above(*keys:np.ndarray, # one array per key, the rows in order
     return out
 
 # %% ../../nbs/17_engine.order.ipynb #4f5edd99
-def _order_by_score(qcode, score, docno, bits:int):
-    "By query, score (as float32 for `bits=32`, as double for 64) descending, then docno descending."
+def _order_by_score(qcode, score, docno, bits:int, ascending:bool=False):
+    "By query, score (as float32 for `bits=32`, as double for 64) descending, then docno descending (ascending if `ascending`)."
     desc = _descending_key(score, bits)
     starts = _presorted(qcode, desc) if len(qcode) else None
     if starts is not None: o, tied = _by_code(qcode, starts, desc)     # a run file as written by most systems: no sort
@@ -91,10 +91,11 @@ def _order_by_score(qcode, score, docno, bits:int):
         tied = _same_as_above(qcode[o], desc[o])
     group = tied.copy()
     group[:-1] |= tied[1:]                            # rows inside a stretch of equal keys
-    if group.any():                                   # within each stretch: docno descending
+    if group.any():                                   # within each stretch: docno descending (or ascending)
         at = np.flatnonzero(group)
         rows = o[at]
         words = doc_words(docno[rows], id_words(docno))
+        if ascending: words = ~words                  # (the stretch sort sorts descending)
         first = np.flatnonzero(~tied[at])             # where each stretch of tied rows begins
         o[at] = rows[_stretch_sort(words, first, np.diff(np.r_[first, len(at)]))]
     return o, tied
@@ -108,6 +109,11 @@ def _order_trec(qcode, score, docno, rank=None):
 def _order_double(qcode, score, docno, rank=None):
     "trec_eval 10's order: by query, score (as double) descending, then docno descending."
     return _order_by_score(qcode, score, docno, 64)
+
+# %% ../../nbs/17_engine.order.ipynb #5d0c1a7e
+def _order_id_ascending(qcode, score, docno, rank=None):
+    "pyndeval's order: by query, score (as double) descending, then docno ascending."
+    return _order_by_score(qcode, score, docno, 64, ascending=True)
 
 # %% ../../nbs/17_engine.order.ipynb #01f6211a
 def _order_input(qcode, score, docno, rank=None):
@@ -131,7 +137,8 @@ def _order_stable(qcode, score, docno, rank=None):
 
 # %% ../../nbs/17_engine.order.ipynb #9f0682ee
 TIE_POLICIES = dict(trec=_order_trec, double=_order_double, input=_order_input, rank=_order_rank, stable=_order_stable,
-                    expected=_order_double)   # expected: any fixed order inside a tie group serves (the batch carries the groups)
+                    expected=_order_double,   # expected: any fixed order inside a tie group serves (the batch carries the groups)
+                    id_ascending=_order_id_ascending)
 
 # %% ../../nbs/17_engine.order.ipynb #f71f3c9b
 def _greater_ids(tie_j, tie_i, jq, jdoc, ids_at)->np.ndarray:

@@ -13,9 +13,9 @@ from .kit import plural
 # %% auto #0
 __all__ = ['Cell', 'number_text', 'p_text', 'best_marks', 'win_tie_loss', 'ResultTable', 'table_html', 'table_markdown',
            'latex_escape', 'table_latex', 'table_text', 'Tabled', 'records_table', 'means_table', 'run_letters',
-           'significance_letters', 'comparison_caption', 'comparison_table', 'win_tie_loss_table', 'details_html',
-           'comparison_html', 'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows', 'diversity_html',
-           'trec_eval_table', 'trec_eval_html', 'evaluation_html']
+           'significance_letters', 'interval_label', 'comparison_caption', 'comparison_table', 'win_tie_loss_table',
+           'details_html', 'comparison_html', 'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows',
+           'diversity_html', 'trec_eval_table', 'trec_eval_html', 'evaluation_html']
 
 # %% ../../nbs/20_engine.tables.ipynb #c2b9d92e
 @dataclass(frozen=True)
@@ -41,10 +41,12 @@ def number_text(v, # a number (int, float, `Mean`, numpy scalar, bool) or None
 # %% ../../nbs/20_engine.tables.ipynb #d45d2280
 def p_text(p, # a p-value (or None, NaN)
            digits:int=4, # decimals
+           bound:bool=False, # `p` is an upper bound: `<= 0.0123` (and `< 0.0001` below what the decimals show)
           )->str:
     "A p-value as a report prints it: `digits` decimals, and `< 0.0001` below the smallest it can print (never a false zero)."
     if p is None or np.isnan(p): return '–'
-    return f'< {10 ** -digits:.{digits}f}' if p < 10 ** -digits else f'{float(p):.{digits}f}'
+    if p < 10 ** -digits: return f'< {10 ** -digits:.{digits}f}'
+    return ('<= ' if bound else '') + f'{float(p):.{digits}f}'
 
 
 # %% ../../nbs/20_engine.tables.ipynb #b7897ec0
@@ -260,6 +262,12 @@ def significance_letters(c, # a `Comparison`
 _CORRECTIONS = dict(holm='Holm correction', bonferroni='Bonferroni correction', bh='Benjamini-Hochberg correction',
                     none='no correction')
 
+def interval_label(c, # a `Comparison`
+                  )->str:
+    "What a comparison's intervals of the mean difference are: their level and kind (Tukey's are simultaneous)."
+    if c.ci == 'tukey': return f'{c.confidence:.0%} simultaneous interval (Tukey HSD)'
+    return f'{c.confidence:.0%} interval ({c.ci})'
+
 def comparison_caption(c, # a `Comparison`
                        test_name:str=None, # the test's name as a reader knows it; None: its code in `c.test`
                        against:str=None, second:bool=False, # as in `comparison_table`
@@ -267,11 +275,13 @@ def comparison_caption(c, # a `Comparison`
     "What a comparison's table shows: runs, queries, test, correction, alpha and what the marks mean."
     qs = 'of the qrels, missing ones scored 0' if c.queries == 'qrels' else 'common to all runs'
     corr = _CORRECTIONS.get(c.correction, c.correction) + (' per measure' if c.correction != 'none' else '')
+    if c.ci == 'tukey': corr = 'simultaneous over every pair of each measure'
+    intervals = f' Intervals of the differences: {interval_label(c)}.' if c.ci == 'tukey' else ''
     only = f'; only differences with {against} are marked' if against is not None else ''
     marks = 'Bold: the best value per measure' + ('; underlined: the second best.' if second else '.')
     return (f'Means of {len(c.runs)} runs over {plural(len(c.qids), "query", "queries")} ({qs}). A superscript letter marks a run '
             f'significantly better than the run of that letter ({test_name or c.test}, two-sided, {corr}, '
-            f'α = {c.alpha}{only}). {marks}')
+            f'α = {c.alpha}{only}). {marks}{intervals}')
 
 # %% ../../nbs/20_engine.tables.ipynb #d1a9713a
 def comparison_table(c, # a `Comparison`
@@ -318,7 +328,8 @@ def comparison_html(c, # a `Comparison`
                    )->str:
     "A comparison for a notebook: the marked means, wins/ties/losses, and every pair and measure folded."
     rows = c.rows()
-    pairs = details_html(f'every pair and measure ({len(rows)} rows)', records_table(rows).to_html())
+    kind = f'; ci_low, ci_high: {interval_label(c)}' if c.ci == 'tukey' else ''          # (Tukey's intervals are simultaneous)
+    pairs = details_html(f'every pair and measure ({len(rows)} rows{kind})', records_table(rows).to_html())
     return comparison_table(c, test_name=test_name).to_html() + win_tie_loss_table(c).to_html() + pairs
 
 # %% ../../nbs/20_engine.tables.ipynb #f2c19434

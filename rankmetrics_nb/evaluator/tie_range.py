@@ -4,14 +4,16 @@
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #88603ca0
 from __future__ import annotations
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import numpy as np
 from ..engine.checks import warn_user
-from ..engine.kit import Batch, plural
+from ..engine.kit import Batch, plural, preview
 from ..registry.measures import Measure, parse_measure
+from ..registry.conventions import UNSTABLE_TIES, PresetWarning
 
 # %% auto #0
-__all__ = ['TiedCells', 'tied_cells', 'mixed_rows', 'tie_orders', 'tie_range', 'TieWarning', 'tie_warning', 'check_ties']
+__all__ = ['TiedCells', 'tied_cells', 'mixed_rows', 'tie_orders', 'tie_range', 'TieWarning', 'tie_warning', 'unstable_tie_rows',
+           'unstable_ties', 'preset_tie_warning', 'check_ties']
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #c66cfac7
 @dataclass(eq=False)
@@ -170,10 +172,54 @@ def tie_warning(b, # a joined batch (anything else is not checked)
             f"order; these values order ties with ties={b.ties!r}. tie_range(batch, measure) and diagnose(qrels, run, measure) "
             "list them; evaluate(..., warn_ties=None) silences this warning")
 
+# %% ../../nbs/61_evaluator.tie_range.ipynb #6b8f4c32
+def unstable_tie_rows(b:Batch, # a joined batch
+                      longest:int, # the longest list whose tied documents the tool keeps in a fixed order
+                      nonpositive:bool=False, # whether the tool counts documents scored <= 0 as not retrieved (grade 0)
+                     )->np.ndarray:
+    "The rows (sorted) of lists longer than `longest` with a tie group of different grades: where the tool's order is unknown."
+    tc = tied_cells(b)
+    if nonpositive and len(tc): tc = replace(tc, grades=np.where(b.scores[tc.rows, tc.cols] <= 0, 0.0, tc.grades))
+    rows = mixed_rows(tc, judged=False)
+    return rows[b.n_ret[rows] > longest]
+
+# %% ../../nbs/61_evaluator.tie_range.ipynb #7c9a5d43
+def unstable_ties(b, # a joined batch (anything else is not checked)
+                  tool:str, # a preset's name
+                  measure:str, # the measure's registry name
+                  nonpositive:bool=False, # whether the tool counts documents scored <= 0 as not retrieved
+                 )->str|None:
+    "Why `tool`'s own values of `measure` on `b` cannot be reproduced (its tie order is unknown there, the queries named), or None."
+    if tool not in UNSTABLE_TIES or not isinstance(b, Batch): return None
+    longest, measures, why = UNSTABLE_TIES[tool]
+    if measures is not None and measure not in measures: return None
+    rows = unstable_tie_rows(b, longest, nonpositive)
+    if not len(rows): return None
+    return (f"{why}: {plural(len(rows), 'query has', 'queries have')} tied documents of different grades there "
+            f"({preview(b.qids[rows].tolist(), 3)})")
+
+# %% ../../nbs/61_evaluator.tie_range.ipynb #8d0b6e54
+def preset_tie_warning(b, # a joined batch
+                       preset:str|None, # the preset the values were computed under (None: none)
+                       measures:list, # the parsed measures
+                       keys:list, # their names as written
+                      )->str|None:
+    "The text of `evaluate`'s `PresetWarning`: the measures whose values may differ from the preset's tool's, and why; or None."
+    if preset not in UNSTABLE_TIES: return None
+    found = {}
+    for k, m in zip(keys, measures):
+        why = unstable_ties(b, preset, m.name, dict(m.params).get('nonpositive') == 'not_retrieved')
+        if why: found.setdefault(why, []).append(k)
+    return '; '.join(f"conventions={preset!r}: {', '.join(ks)} may differ from {preset}'s own values: {why}, and no tie policy "
+                     "reproduces its order (reconcile shows it as not reproducible)" for why, ks in found.items()) or None
+
 # %% ../../nbs/61_evaluator.tie_range.ipynb #7b284e67
 def check_ties(e, # an `Evaluation`
                threshold:float=0.01, # `evaluate`'s `warn_ties`
               ):
-    "Warn once (`TieWarning`) when the order of tied documents could move one of `e`'s values by more than `threshold`."
+    """Warn once (`TieWarning`) when the order of tied documents could move one of `e`'s values by more than `threshold`;
+    and (`PresetWarning`) when `e` was computed under a preset whose tool orders some of its ties unpredictably."""
     text = tie_warning(e.batch, e.measures, e.keys, threshold)
     if text: warn_user(TieWarning(text))     # at the user's line
+    text = preset_tie_warning(e.batch, (getattr(e, 'recorded', None) or {}).get('preset'), e.measures, e.keys)
+    if text: warn_user(PresetWarning(text))

@@ -63,11 +63,12 @@ def _qrels_of(query_relevance)->Qrels|None:
     return read_qrels(query_relevance)
 
 # %% ../../nbs/78_interop.dropin.ipynb #1494c60e
-def _per_query(t, rows:np.ndarray)->dict:
-    "{qid: {name: float}} of the trec_eval result `t`'s rows, in pytrec_eval's form."
+def _per_query(t, rows:np.ndarray, zero:np.ndarray=None)->dict:
+    "{qid: {name: float}} of the trec_eval result `t`'s rows, in pytrec_eval's form; the rows `zero` (a mask) score 0 in every measure."
     cols = []
     for c in t.columns:
         v = np.zeros(len(t.qids)) if c.kind == 'str' else np.asarray(c.values, np.float64)
+        if zero is not None: v = np.where(zero, 0.0, v)
         if c.summary == 'gm': v = np.log(np.maximum(v, GM_FLOOR))       # pytrec_eval keeps gm_ values as logs
         if c.name == 'num_q': v = np.ones(len(t.qids))
         cols.append((c.name, v[rows].tolist()))
@@ -96,6 +97,14 @@ def _run_rows(scores:dict)->tuple:
     if not any(len(d) for d in scores.values()): return Run(**_NO_RUN, source='<run dict>'), listed
     return (scores if isinstance(scores, dict) else read_run(scores)), listed
 
+# %% ../../nbs/78_interop.dropin.ipynb #a1f3c5e7
+def _negative_queries(q:Qrels)->np.ndarray:
+    "The ids (as `q` holds them) of the queries whose every judgement has a negative grade."
+    ids, at = np.unique(q.qid, return_inverse=True)
+    top = np.full(len(ids), -np.inf)
+    np.maximum.at(top, at, q.rel)
+    return ids[top < 0]
+
 # %% ../../nbs/78_interop.dropin.ipynb #d5769086
 def _evaluate(self:RelevanceEvaluator, scores, # {qid: {docno: score}}
              )->dict:
@@ -106,11 +115,14 @@ def _evaluate(self:RelevanceEvaluator, scores, # {qid: {docno: score}}
     if not keep.any(): return {}
     if not self.requests: return {q: {} for q in ids_text(np.intersect1d(listed, self._judged)).tolist()}
     q = Qrels(self.qrels.qid[keep], self.qrels.docno[keep], self.qrels.rel[keep], self.qrels.source)
+    negative = _negative_queries(q)
+    if len(negative): q = Qrels(q.qid, q.docno, np.where(np.isin(q.qid, negative), 0, q.rel), q.source)   # (scored 0 below)
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', QueryMismatchWarning)
         t = trec_eval(q, run, self.requests, all_queries=True, level=self.relevance_level,
                       judged_only=self.judged_docs_only_flag, version=9)
-    return _per_query(t, np.ones(len(t.qids), bool))
+    zero = np.isin(np.asarray(t.qids, str), ids_text(negative)) if len(negative) else None
+    return _per_query(t, np.ones(len(t.qids), bool), zero)
 
 RelevanceEvaluator.evaluate = _evaluate
 

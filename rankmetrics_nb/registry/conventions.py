@@ -12,8 +12,9 @@ from ..engine.order import TIE_POLICIES
 from .measures import REGISTRY, Measure
 
 # %% auto #0
-__all__ = ['EMPTY_POLICIES', 'CONVENTIONS', 'DEFAULT_SETTINGS', 'empty_policy_applies', 'has_relevant', 'is_empty', 'apply_empty',
-           'Convention', 'conventions_table', 'convention', 'apply_conventions']
+__all__ = ['EMPTY_POLICIES', 'CONVENTIONS', 'UNSTABLE_TIES', 'DEFAULT_SETTINGS', 'empty_policy_applies', 'has_relevant',
+           'is_empty', 'apply_empty', 'Convention', 'PresetWarning', 'conventions_table', 'convention',
+           'apply_conventions']
 
 # %% ../../nbs/56_registry.conventions.ipynb #1f8ec7ab
 EMPTY_POLICIES = {
@@ -91,6 +92,7 @@ class Convention:
     notes: str = '' # the tool's definitions behind the values, in one paragraph
     empty: dict = field(default_factory=dict) # {registry name: empty policy} where the tool's differs from settings['empty'] (used when empty= is not given)
     batch: dict = field(default_factory=dict) # `evaluate_batch`'s settings for score and label matrices: list_weights, negative, zero_weights
+    ties: dict = field(default_factory=dict) # {registry name: tie policy} where the tool orders that measure's documents otherwise than settings['ties'] (used when ties= is not given)
 
     def measures(self)->tuple:
         "The registry names this preset covers."
@@ -118,15 +120,16 @@ _TREC_TOOLS = [  # trec_eval and the tools that run its code
 ]
 
 # %% ../../nbs/56_registry.conventions.ipynb #915a2a25
+_DIVERSITY = ('alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall')
 _INPUT_TIES = ("ir_measures computes it with {backend}, which sorts each query's documents by score and keeps tied ones in "
                "the order they were given; no tie policy here does that (the preset's is pytrec_eval's)")
 _IR_MEASURES_CANNOT = dict(
     _IPREC,
-    **{'RR@k': "ir_measures computes RR@k with a backend that orders tied documents by id ascending, which no tie policy here "
-               "does (its RR without a cutoff is trec_eval's)",
-       'Judged@k': "ir_measures' judged backend orders tied documents by id ascending, which no tie policy here does "
-                   "(Judged without a cutoff reads no order: the preset computes it)",
-       'Compat': "ir_measures' compat backend orders tied documents by id ascending, which no tie policy here does",
+    **{'RR@k': "ir_measures computes RR@k with a backend that orders tied documents by id ascending, an order the preset "
+               "has not been checked against (its RR without a cutoff is trec_eval's)",
+       'Judged@k': "ir_measures' judged backend orders tied documents by id ascending, an order the preset has not been checked "
+                   "against (Judged without a cutoff reads no order: the preset computes it)",
+       'Compat': "ir_measures' compat backend orders tied documents by id ascending, an order the preset has not been checked against",
        'Accuracy': _INPUT_TIES.format(backend="its accuracy backend") + ": evaluate Accuracy(unanswered=skip) with "
                    "ties='stable' and queries='qrels' (a query without a relevant document retrieved gets no value there)",
        'NumQ': "ir_measures scores a qrels query the run does not answer 0, NumQ included",
@@ -136,11 +139,15 @@ _IR_MEASURES_CANNOT = dict(
 
 # %% ../../nbs/56_registry.conventions.ipynb #2f7f4ecd
 _IR_TOOLS = [  # the Python libraries that read qrels and runs
-    Convention('ir_measures', 'ir_measures 0.4.3', dict(ties='trec', queries='qrels'), {'Judged': {'over': 'retrieved'}},
-               covers=('names', 'ir_measures'), cannot=_IR_MEASURES_CANNOT,
+    Convention('ir_measures', 'ir_measures 0.4.3', dict(ties='trec', queries='qrels'),
+               {'Judged': {'over': 'retrieved'}, 'alpha_DCG': {'normalise': 'ideal-ideal'}},
+               covers=('names', 'ir_measures'), cannot=_IR_MEASURES_CANNOT, ties={n: 'id_ascending' for n in _DIVERSITY},
                notes="ir_measures computes P, R, AP, RR, nDCG, Success, Rprec, Bpref, infAP and the set measures with pytrec_eval "
                      "(trec_eval 9's order), and averages over every qrels query: a query the run does not answer scores 0. "
-                     "Judged divides by min(k, documents retrieved)."),
+                     "Judged divides by min(k, documents retrieved). The diversity measures come from pyndeval, which sorts "
+                     "each query by score (as doubles), then document id ascending (ties='id_ascending' for them), and hands "
+                     "ndeval that order as ranks; its alpha-DCG is ndeval's column, scaled by the ideal-ideal gains "
+                     "(normalise='ideal-ideal')."),
     Convention('ranx', 'ranx 0.3.21', dict(ties='stable', queries='qrels'), {'Bpref': {'no_nonrel': 'nan'}},
                covers=('names', 'ranx'),
                notes="ranx sorts each query's documents by score with NumPy's argsort of the negated scores: on short lists tied "
@@ -238,7 +245,6 @@ _RAX = [  # Rax's metrics
 ]
 
 # %% ../../nbs/56_registry.conventions.ipynb #1891db1e
-_DIVERSITY = ('alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall')
 _WEB_TRACK_TOOLS = [  # the TREC Web track's scripts
     Convention('gdeval', 'gdeval.pl 1.3 (TREC Web track)', dict(ties='double', queries='run', empty='skip'),
                {'nDCG': {'gain': 'exp', 'ideal': 'judged'}, 'ERR': {'max_grade': 4}}, covers=('nDCG', 'ERR'),
@@ -257,7 +263,21 @@ _WEB_TRACK_TOOLS = [  # the TREC Web track's scripts
 CONVENTIONS = {c.name: c for c in [*_TREC_TOOLS, *_IR_TOOLS, *_SCORE_TOOLS, *_TORCHMETRICS, *_SPARK, *_TF_RANKING,
                                      *_RAX, *_WEB_TRACK_TOOLS]}
 
+# %% ../../nbs/56_registry.conventions.ipynb #3c1f7a52
+UNSTABLE_TIES = {'ranx': (15, None, "ranx's sort keeps tied documents in the order given only in lists of at most 15"),
+                 'torchmetrics': (0, ('P', 'R', 'AP', 'RR'), "torch.topk promises no order among tied scores")}
+
+class PresetWarning(UserWarning):
+    "A preset's value may differ from its tool's on these inputs: the tool's own order of tied documents is not fixed there."
+
 # %% ../../nbs/56_registry.conventions.ipynb #469a1d64
+def _ties_text(c:Convention)->list:
+    "The preset's tie policies per measure, as table lines: one per policy, the diversity measures named as a group."
+    by = {}
+    for n, v in c.ties.items(): by.setdefault(v, []).append(n)
+    return [('diversity measures' if set(ns) == set(_DIVERSITY) else ', '.join(f'`{n}`' for n in ns)) + f": ties={v!r}"
+            for v, ns in by.items()]
+
 def conventions_table()->str:
     "Markdown: every preset, the settings and measure parameters it fixes, and what it cannot reproduce."
     out = ['| `conventions=` | follows | ties | queries | empty | measure parameters | cannot |', '|---|---|---|---|---|---|---|']
@@ -265,7 +285,7 @@ def conventions_table()->str:
         s = c.settings
         ps = '<br>'.join([f"`{n}`: " + ', '.join(f'{p}={v!r}' for p, v in d.items()) for n, d in c.params.items()
                           if n not in _DIVERSITY[1:]] + [f"`{n}`: empty={v!r}" for n, v in c.empty.items()]
-                         + (["evaluate_batch: " + ', '.join(f'{p}={v!r}' for p, v in c.batch.items())] if c.batch else [])) or '—'
+                         + _ties_text(c) + (["evaluate_batch: " + ', '.join(f'{p}={v!r}' for p, v in c.batch.items())] if c.batch else [])) or '—'
         if c.name == 'ndeval': ps = "diversity measures: alpha=0.5; `alpha_DCG`: normalise='ideal-ideal'"
         cannot = '<br>'.join(f'`{n}`' for n in c.cannot) or '—'
         out.append(f"| `{c.name}` | {c.tool} | {s.get('ties', 'trec')} | {s.get('queries', 'run')} | {s.get('empty')} | {ps} | {cannot} |")
@@ -293,6 +313,15 @@ def _check_measure(c:Convention, m:Measure, key:str):
                              f"({', '.join(f.name for f in forms)} read every rank); evaluate it without the preset")
 
 # %% ../../nbs/56_registry.conventions.ipynb #cc67dd97
+def _measure_ties(c:Convention, measures:list, ties:str)->str:
+    "The one tie policy `c`'s tool orders all of `measures` by (`ties` where it names none), or an error when they differ."
+    own = {c.ties.get(m.name, ties) for m in measures}
+    if len(own) > 1:
+        raise EvalInputError(f"conventions={c.name!r}: {c.tool} orders tied documents for "
+                             f"{', '.join(sorted({m.name for m in measures if m.name in c.ties}))} otherwise than for the other "
+                             "measures: evaluate them in separate calls")
+    return own.pop() if own else ties
+
 def apply_conventions(measures:list, # parsed measures (`Measure`)
                       conventions:str=None, # a key of `CONVENTIONS`, or None
                       keys:list=None, # the names as the caller wrote them, for error messages
@@ -304,6 +333,7 @@ def apply_conventions(measures:list, # parsed measures (`Measure`)
     c = convention(conventions)
     out = {n: v if v is not None else c.settings.get(n, DEFAULT_SETTINGS[n]) for n, v in given.items()}
     if given['empty'] is None and c.empty: out['empty'] = {None: out['empty'], **c.empty}   # e.g. torchmetrics' FallOut: 'pos'
+    if given['ties'] is None and c.ties: out['ties'] = _measure_ties(c, measures, out['ties'])
     check_choice(out['ties'], 'tie policy', TIE_POLICIES)
     new = []
     for m, key in zip(measures, keys or [str(m) for m in measures]):

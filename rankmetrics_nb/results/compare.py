@@ -8,19 +8,18 @@ import math, json, warnings
 from dataclasses import dataclass, field
 from statistics import NormalDist
 import numpy as np
-from ..engine.checks import (EvalInputError, QueryMismatchWarning, check_choice, check_queries, is_real,
-                                          check_number)
+from ..engine.checks import EvalInputError, QueryMismatchWarning, check_choice, check_queries, is_real, check_number
 from ..engine.kit import plain_json
 from ..evaluator.memory import evaluation
 from ..evaluator.provenance import Inputs, check_comparable, provenance_record
 from ..engine.joins import prepare_qrels
 from ..registry.measures import parse_measure
-from ..engine.tables import Tabled, comparison_table, comparison_html, win_tie_loss, p_text
+from ..engine.tables import Tabled, comparison_table, comparison_html, win_tie_loss, p_text, interval_label
 from .plots import plot_comparison
 from ..stats.risk import urisk, trisk, georisk
 from ..stats.significance import (CORRECTIONS, t_quantile, t_test, wilcoxon_test, sign_test,
                                                randomisation_test, bootstrap_means, bootstrap_ci, bootstrap_test,
-                                               tukey_hsd, adjust_pvalues, check_resampling)
+                                               tukey_hsd, tukey_intervals, adjust_pvalues, check_resampling)
 
 # %% auto #0
 __all__ = ['TESTS', 'FAMILIES', 'LARGE_N_EFFECT', 'Comparison', 'compare_values', 'compare', 'compare_results']
@@ -33,10 +32,6 @@ _ALIASES = dict(student='t', ttest='t', fisher='randomisation', permutation='ran
 _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖᑫʳˢᵗᵘᵛʷˣʸᶻ'))
 
 # %% ../../nbs/81_results.compare.ipynb #823fba21
-def _at_most(se:float)->str:
-    "A bound as the notes print it: `<= 0.0123`, or `< 0.0001` below what four decimals show."
-    return p_text(se) if se < 1e-4 else f'<= {p_text(se)}'
-
 class _ComparisonMarks:
     "The marks of a `Comparison`'s tables: which runs each run is significantly better than, and the notes under the table."
     def better(self, i:int, m:int)->list:
@@ -66,9 +61,10 @@ class _ComparisonMarks:
         if self.excluded: out.append('left out of a measure (no value, NaN, in some run): ' + ', '.join(f'{k} {v}' for k, v in self.excluded.items()))
         if self.test == 'randomisation':
             out.append('randomisation: exact (all 2^n sign vectors)' if self.exact else
-                       f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p {_at_most(np.nanmax(self.mc_se))}')
+                       f'randomisation: {self.n_resamples} sign vectors, seed {self.seed}, Monte Carlo SE of p {p_text(np.nanmax(self.mc_se), bound=True)}')
         if self.test == 'bootstrap' or self.ci in ('percentile', 'bca'): out.append(f'bootstrap: {self.n_resamples} resamples, seed {self.seed}')
-        out.append(f'superscripts: significantly better than the run of that letter ({self.correction} adjusted p < {self.alpha})')
+        adjusted = "Tukey's HSD" if self.test == 'tukey' else f'{self.correction} adjusted'
+        out.append(f'superscripts: significantly better than the run of that letter ({adjusted} p < {self.alpha})')
         return out + _scale_notes(self)
 
 # %% ../../nbs/81_results.compare.ipynb #67338d61
@@ -256,17 +252,28 @@ def _test_columns(test, D, n_resamples, seed):
     return nan, bootstrap_test(D, tb), None, None, tb
 
 # %% ../../nbs/81_results.compare.ipynb #6e273554
-def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired'):
-    "(test, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file is read."
+def _check_options(test, correction, alpha, ci, n_resamples=10_000, seed=0, risk_alpha=None, tukey_design='paired', family='measure'):
+    """(test, correction, ci, n_resamples, seed) once every option is checked: each bad one is a clear error, before any file
+    is read; beside Tukey's HSD, which controls the error over every pair itself, a correction, interval or family is one."""
     test = _ALIASES.get(test, test)
     if test not in TESTS: raise EvalInputError(f"unknown test {test!r}; choose one of: {', '.join(TESTS)}")
-    if correction not in CORRECTIONS: raise EvalInputError(f"unknown correction {correction!r}; choose one of: {', '.join(CORRECTIONS)}")
+    if correction not in (None, *CORRECTIONS): raise EvalInputError(f"unknown correction {correction!r}; choose one of: {', '.join(CORRECTIONS)}")
     if not (is_real(alpha) and 0 < alpha < 1): raise EvalInputError(f"alpha must be in (0, 1), not {alpha!r}")
-    ci = ci or ('percentile' if test == 'bootstrap' else 't')
-    if ci not in ('t', 'percentile', 'bca'): raise EvalInputError(f"unknown interval {ci!r}; choose 't', 'percentile' or 'bca'")
+    if test == 'tukey': correction, ci = _tukey_options(correction, ci, family)
+    correction, ci = correction or 'holm', ci or ('percentile' if test == 'bootstrap' else 't')
+    if ci not in ('t', 'percentile', 'bca') and test != 'tukey':
+        raise EvalInputError(f"unknown interval {ci!r}; choose 't', 'percentile' or 'bca' (ci='tukey' comes with test='tukey')")
     if tukey_design not in ('paired', 'independent'): raise EvalInputError(f"unknown Tukey design {tukey_design!r}; choose 'paired' or 'independent'")
     if risk_alpha is not None: check_number(risk_alpha, 'risk_alpha', 'how much more a loss weighs', low=0)
-    return (test, ci) + check_resampling(n_resamples, seed)
+    return (test, correction, ci) + check_resampling(n_resamples, seed)
+
+def _tukey_options(correction, ci, family)->tuple:
+    "('none', 'tukey'): Tukey's own correction and intervals, or an error naming the option that would replace them."
+    for name, v, own, why in (('correction', correction, (None, 'none'), "Tukey's HSD already controls the family-wise error "
+                               "over every pair of each measure"), ('ci', ci, (None, 'tukey'), "its intervals are Tukey's simultaneous ones"),
+                              ('family', family, ('measure',), "its family is every pair of each measure")):
+        if v not in own: raise EvalInputError(f"{name}={v!r} does not apply to test='tukey': {why}; leave {name} out")
+    return 'none', 'tukey'
 
 # %% ../../nbs/81_results.compare.ipynb #1d33b0e5
 def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->dict:
@@ -276,19 +283,20 @@ def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->d
     D = (X[b_idx] - X[a_idx]).transpose(1, 0, 2).reshape(n, -1)   # queries x (pairs * measures): every test treats all columns at once
     se = exact = tb = None
     if test == 'tukey':
-        stat, p = np.empty((P, M)), np.empty((P, M))
+        stat, p, lo, hi = (np.empty((P, M)) for _ in range(4))
         iu = {pq: k for k, pq in enumerate(zip(*np.triu_indices(len(X), 1)))}
-        sel = [iu[(min(a, b), max(a, b))] for a, b in pairs]
+        sel, flip = [iu[(min(a, b), max(a, b))] for a, b in pairs], np.array([a > b for a, b in pairs])
         for m in range(M):
-            q, pv = tukey_hsd(X[:, :, m], tukey_design)
+            (q, pv), (l, h) = tukey_hsd(X[:, :, m], tukey_design), tukey_intervals(X[:, :, m], 1 - alpha, tukey_design)
             stat[:, m], p[:, m] = q[sel], pv[sel]
+            lo[:, m], hi[:, m] = np.where(flip, -h[sel], l[sel]), np.where(flip, -l[sel], h[sel])   # (b - a where a > b)
     else:
         stat, p, se, exact, tb = _test_columns(test, D, n_resamples, seed)
     mean, sd = D.mean(0), D.std(0, ddof=1)
     if ci == 't':
         half = t_quantile(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
         lo, hi = mean - half, mean + half
-    else: lo, hi = bootstrap_ci(D, bootstrap_means(D, n_resamples, seed) if tb is None else tb, 1 - alpha, ci)
+    elif ci != 'tukey': lo, hi = bootstrap_ci(D, bootstrap_means(D, n_resamples, seed) if tb is None else tb, 1 - alpha, ci)
     with np.errstate(divide='ignore', invalid='ignore'):
         dz = np.where(sd > 0, mean / np.where(sd > 0, sd, 1), np.nan)
     shape = lambda v: None if v is None else np.asarray(v, float).reshape(P, M)
@@ -299,7 +307,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
                    runs:list, # run names
                    measures:list, # measure names
                    qids=None, # the query ids (default 0..n-1)
-                   baseline:str=None, test:str='t', correction:str='holm', alpha:float=0.05, n_resamples:int=10_000,
+                   baseline:str=None, test:str='t', correction:str=None, alpha:float=0.05, n_resamples:int=10_000,
                    seed:int=0, ci:str=None, risk_alpha:float=None, tukey_design:str='paired',
                    queries:str='run', # the policy that produced `values` (recorded): a key of the kit's `QUERIES`
                    dropped:dict=None, # {run: queries dropped} (recorded)
@@ -307,7 +315,8 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
                   )->Comparison:
     """`compare` from per-query values already aligned (the parameters are `compare`'s). A query without a value (NaN) in
     some run is left out of that measure's tests and means, and counted (`Comparison.excluded`); never read as a number."""
-    test, ci, n_resamples, seed = _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)
+    test, correction, ci, n_resamples, seed = _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha,
+                                                             tukey_design, family)
     queries = check_queries(queries)
     X = np.asarray(values, float)
     names, keys = list(runs), list(measures)
@@ -335,7 +344,7 @@ def compare_values(values, # per-query values: (runs x queries x measures), the 
     padj = r['p'].copy() if test == 'tukey' else _adjust(r['p'], pairs, correction, family)
     resampled = test in ('randomisation', 'bootstrap') or ci != 't'
     res = Comparison(names, keys, qids, X, pairs, r['diff'], r['stat'], r['p'], padj, r['lo'], r['hi'], r['dz'],
-                     np.nan_to_num(padj, nan=1.0) < alpha, test, 'none' if test == 'tukey' else correction, alpha, ci,
+                     np.nan_to_num(padj, nan=1.0) < alpha, test, correction, alpha, ci,
                      1 - alpha, queries, dict(dropped or {n_: 0 for n_ in names}), baseline,
                      n_resamples if resampled else None, seed if resampled else None,
                      r['se'] if test == 'randomisation' else None, exact if test == 'randomisation' else None,
@@ -361,12 +370,12 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
             measures, # a measure name or a list of them: 'nDCG@10', 'AP', ...
             baseline:str=None, # the baseline run (or a list of them): test every other run against it; None: every pair
             test:str='t', # one of TESTS: 't', 'wilcoxon', 'sign', 'randomisation', 'bootstrap', 'tukey'
-            correction:str='holm', # one of CORRECTIONS, applied per measure over the pairs (ignored by 'tukey')
+            correction:str=None, # one of CORRECTIONS, applied per measure over the pairs; None: 'holm' ('tukey' takes none: it is its own)
             alpha:float=0.05, # significance level
             n_resamples:int=10_000, # rounds of the randomisation test / bootstrap
             seed:int=0, # seed of their `numpy.random.default_rng`
             queries:str='run', # 'run': the queries every run answers ('common' is read the same); 'qrels': every qrels query, missing ones 0 (trec_eval -c)
-            ci:str=None, # interval of the mean difference: 't', 'percentile', 'bca'; None: 'percentile' for the bootstrap test, else 't'
+            ci:str=None, # interval of the mean difference: 't', 'percentile', 'bca'; None: 'percentile' for the bootstrap test, Tukey's simultaneous ones for 'tukey', else 't'
             risk_alpha:float=None, # with a baseline: URisk/TRisk/GeoRisk with this risk sensitivity (None: 0)
             tukey_design:str='paired', # 'paired' (runs x queries) or 'independent' (scipy's one-way)
             ties:str='trec', # tie policy of the joins
@@ -374,7 +383,7 @@ def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qr
             family:str='measure', # the p-values corrected together: one of FAMILIES
            )->Comparison:
     "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
-    _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design)   # fail before reading any file
+    _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design, family)   # fail before reading any file
     queries = check_queries(queries)
     runs, given = _run_names(runs), qrels
     names = list(runs)
@@ -453,7 +462,7 @@ def _scale_notes(c)->list:
 # %% ../../nbs/81_results.compare.ipynb #1dddcdcd
 def _difference_lines(c)->list:
     "Every mean difference with its interval, d_z and adjusted p: the second table of `report`."
-    head = ['measure', 'difference', 'mean', f'{c.confidence:.0%} interval ({c.ci})', 'd_z', 'p adj']
+    head = ['measure', 'difference', 'mean', interval_label(c), 'd_z', 'p adj']
     rows = [[r['measure'], f"{r['run_b']} - {r['run_a']}", f"{r['diff']:+.4f}", f"[{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]",
              f"{r['d_z']:+.2f}", p_text(r['p_adj']) + (' *' if r['significant'] else '')] for r in c.rows()]
     w = [max(len(x[k]) for x in [head] + rows) for k in range(len(head))]

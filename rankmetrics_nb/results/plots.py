@@ -9,6 +9,7 @@ import numpy as np
 from ..engine.checks import EvalInputError
 from ..registry.measures import parse_measure, canonical
 from ..evaluator.memory import evaluation
+from ..engine.tables import interval_label
 
 # %% auto #0
 __all__ = ['PLOTS', 'measure_indices', 'pair_label', 'forest_plot', 'differences_plot', 'distribution_plot', 'pr_measures',
@@ -82,7 +83,7 @@ def forest_plot(c, # a `Comparison`
     fig, axs = _panels(len(ms), 2.6, 0.9 + 0.3 * len(c.pairs), cols, left=0.4 + 0.075 * longest)
     for a, m in zip(axs, ms): _forest_panel(a, c, m)
     sig = f'blue: significant ({c.correction}, α = {c.alpha})'
-    fig.supxlabel(f'mean difference, {c.confidence:.0%} interval ({c.ci}); {sig}', fontsize=9)
+    fig.supxlabel(f'mean difference, {interval_label(c)}; {sig}', fontsize=9)
     return fig
 
 # %% ../../nbs/80_results.plots.ipynb #3241d2b4
@@ -107,7 +108,7 @@ def differences_plot(c, # a `Comparison`
     if ax is None: _, ax = plt.subplots(figsize=(min(14, max(6, 0.16 * len(d))), 3.4), layout='constrained')
     _bars(ax, c, d, np.argsort(-d, kind='stable'), max_labels)
     ax.axhline(c.diff[pair, m], color='k', lw=1, label=f'mean {c.diff[pair, m]:+.4f}')
-    band = f'{c.confidence:.0%} interval ({c.ci})'
+    band = interval_label(c)
     ax.axhspan(c.ci_low[pair, m], c.ci_high[pair, m], color='k', alpha=0.12, label=band)
     title = f'{pair_label(c, pair)}: {(d > 0).sum()} won, {(d == 0).sum()} tied, {(d < 0).sum()} lost'
     ax.set(xlabel='queries, by difference', ylabel=f'{c.measures[m]} difference', title=title)

@@ -9,18 +9,18 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 import numpy as np
 from ..engine.checks import EvalInputError, QueryMismatchWarning
-from ..engine.kit import Batch, query_mean, plural, preview
+from ..engine.kit import Batch, query_mean, plural
 from ..engine.inputs import Run, read_run
 from ..engine.joins import join, join_subtopics, prepare_qrels
 from ..registry.measures import Measure, parse_measure
 from ..registry.conventions import (CONVENTIONS, Convention, DEFAULT_SETTINGS, apply_conventions,
                                                  apply_empty, has_relevant)
-from ..evaluator.tie_range import tied_cells, mixed_rows
+from ..evaluator.tie_range import tied_cells, mixed_rows, unstable_ties
 from ..engine.tables import Tabled, ResultTable, Cell, number_text
 
 # %% auto #0
-__all__ = ['SETTING_NAMES', 'PARAM_NAMES', 'SAYS', 'NONPOSITIVE', 'UNSTABLE_TIES', 'says', 'Profile', 'profile',
-           'shapley_weights', 'shapley', 'signed', 'Attribution', 'Reconciliation', 'reconcile_measures', 'reconcile']
+__all__ = ['SETTING_NAMES', 'PARAM_NAMES', 'SAYS', 'NONPOSITIVE', 'says', 'Profile', 'profile', 'shapley_weights', 'shapley',
+           'signed', 'Attribution', 'Reconciliation', 'reconcile_measures', 'reconcile']
 
 # %% ../../nbs/83_results.reconcile.ipynb #82244480
 SETTING_NAMES = {'ties': 'tie order', 'queries': 'queries the run misses', 'empty': 'queries without a relevant document',
@@ -32,7 +32,8 @@ PARAM_NAMES = {'gain': 'gain', 'gains': 'gain map', 'discount': 'discount', 'bas
 
 # %% ../../nbs/83_results.reconcile.ipynb #e0512e56
 SAYS = {'tie order': {'trec': 'orders tied documents by id descending (scores compared as float32)',
-                      'double': 'orders tied documents by id descending', 'stable': 'keeps tied documents in the order given',
+                      'double': 'orders tied documents by id descending', 'id_ascending': 'orders tied documents by id ascending',
+                      'stable': 'keeps tied documents in the order given',
                       'input': 'takes the documents in the order given, whatever their scores',
                       'expected': 'averages over every order of the tied documents', 'rank': "follows the run's rank column"},
         'queries the run misses': {'run': 'leaves them out', 'qrels': 'scores them 0'},
@@ -82,6 +83,7 @@ def _with_params(m:Measure, params:dict)->Measure:
 def _custom(c:Convention, m:Measure)->tuple:
     "(measure, settings) of a convention of your own: its settings over the defaults, its parameters where the name wrote none."
     s = {n: c.settings.get(n, DEFAULT_SETTINGS[n]) for n in DEFAULT_SETTINGS}
+    s['ties'] = c.ties.get(m.name, s['ties'])                    # (a tie policy of the measure's own)
     ps = {p: v for p, v in c.params.get(m.name, {}).items() if p not in m.given}
     return _with_params(m, ps), s
 
@@ -198,30 +200,10 @@ def _column(self:_Engine, p:Profile)->tuple:
     return v, counted & ~np.isnan(v) if p.empty == 'skip' else counted
 _Engine.column = _column
 
-# %% ../../nbs/83_results.reconcile.ipynb #41ae5b2c
-UNSTABLE_TIES = {'ranx': (15, None, "ranx's sort keeps tied documents in the order given only in lists of at most 15"),
-                 'torchmetrics': (0, ('P', 'R', 'AP', 'RR'), "torch.topk promises no order among tied scores")}
-
-# %% ../../nbs/83_results.reconcile.ipynb #60e1ba8a
-def _mixed_queries(e:_Engine, p:Profile)->np.ndarray:
-    "The base rows whose tie groups mix grades under profile `p`'s rule for scores ≤ 0 (masked documents have grade 0)."
-    rows = mixed_rows(tied_cells(e.base), judged=False)
-    if p.nonpositive != 'not retrieved' or not len(rows): return rows
-    q = np.asarray(e.base.qids[rows], str).astype(bytes)
-    sub = _masked(e.join('double', _sub_run(e.run, e.starts, e.lengths, q)))
-    return np.array(sorted(e.pos[x] for x in sub.qids[mixed_rows(tied_cells(sub), judged=False)].tolist()), np.int64)
-
 # %% ../../nbs/83_results.reconcile.ipynb #9af9970a
 def _input_limit(e:_Engine, name:str, p:Profile)->str|None:
     "Why the tool `name` cannot be reproduced under `p` on these inputs (tied documents its own sort orders unpredictably), or None."
-    if name not in UNSTABLE_TIES or e.subtopics: return None
-    longest, measures, why = UNSTABLE_TIES[name]
-    if measures is not None and p.measure.name not in measures: return None
-    rows = _mixed_queries(e, p)
-    rows = rows[e.base.n_ret[rows] > longest]
-    if not len(rows): return None
-    return (f"{why}: {plural(len(rows), 'query has', 'queries have')} tied documents of different grades there "
-            f"({preview(e.base.qids[rows].tolist(), 3)})")
+    return None if e.subtopics else unstable_ties(e.base, name, p.measure.name, p.nonpositive == 'not retrieved')
 
 # %% ../../nbs/83_results.reconcile.ipynb #bf8d0eaf
 def _note(e:_Engine, name:str, p:Profile)->str|None:

@@ -129,6 +129,9 @@ def _dp_options(test, correction, alpha, n_resamples)->tuple:
     "(test, correction, alpha, resampled?), checked."
     test, correction = check_choice(test, 'test', DP_TESTS), check_choice(correction, 'correction', CORRECTIONS)
     alpha = check_number(alpha, 'alpha', 'the significance level', low=0, high=1, open_low=True)
+    if test in ('tukey', 'randomised_tukey') and correction != 'none':
+        raise EvalInputError(f"correction={correction!r} does not apply to test={test!r}: it controls the family-wise error "
+                             "over every pair of each measure itself; leave the correction out")
     resampled = test in ('randomisation', 'bootstrap', 'randomised_tukey')
     if resampled and (n_resamples != int(n_resamples) or n_resamples < 1):
         raise EvalInputError(f"n_resamples must be a whole number >= 1; got {n_resamples!r}")

@@ -12,8 +12,9 @@ from ..engine.checks import EvalInputError, is_real
 # %% auto #0
 __all__ = ['WILCOXON_EXACT_MAX', 'WILCOXON_PERMUTATION_MAX', 'RANDOMISATION_EXACT_MAX', 'BOOTSTRAP_BATCH', 'CORRECTIONS',
            'normal_cdf', 'normal_ppf', 'betainc', 't_pvalue', 't_quantile', 'binom_cdf', 'wilcoxon_null',
-           'studentized_range_sf', 'check_resampling', 't_test', 'wilcoxon_test', 'sign_test', 'randomisation_test',
-           'bootstrap_means', 'bootstrap_ci', 'bootstrap_test', 'tukey_hsd', 'adjust_pvalues']
+           'studentized_range_sf', 'studentized_range_quantile', 'check_resampling', 't_test', 'wilcoxon_test',
+           'sign_test', 'randomisation_test', 'bootstrap_means', 'bootstrap_ci', 'bootstrap_test', 'tukey_hsd',
+           'tukey_intervals', 'adjust_pvalues']
 
 # %% ../../nbs/70_stats.significance.ipynb #261f43f8
 _erfc = np.frompyfunc(math.erfc, 1, 1)
@@ -178,6 +179,19 @@ def studentized_range_sf(q, # studentized range statistics
     logf = (df / 2) * math.log(df) + (df - 1) * np.log(s) - df * s * s / 2 - (df / 2 - 1) * math.log(2) - math.lgamma(df / 2)
     out = (tail(q[:, None] * s[None, :]) * (np.exp(logf) * ws)).sum(-1)
     return np.clip(out, 0, 1)
+
+# %% ../../nbs/70_stats.significance.ipynb #c3d5e7f9
+def studentized_range_quantile(p:float, # probability, e.g. 0.95
+                               k:int, # number of groups (runs)
+                               df:float, # degrees of freedom of the error variance (np.inf: known variance)
+                              )->float:
+    "The p quantile of the studentized range $Q_{k,\\nu}$, by bisection on `studentized_range_sf` (to its ~1e-10)."
+    target, lo, hi = 1 - p, 0.0, 1.0
+    while studentized_range_sf(hi, k, df)[0] > target: hi *= 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if studentized_range_sf(mid, k, df)[0] > target else (lo, mid)
+    return (lo + hi) / 2
 
 # %% ../../nbs/70_stats.significance.ipynb #e3ae895a
 def _column_matrix(d)->np.ndarray:
@@ -352,10 +366,8 @@ def bootstrap_test(d, # differences: a vector, or a (queries x columns) matrix
     return (np.abs(theta_b - theta) >= np.abs(theta) - 1e-12 * np.abs(d).mean(0)).mean(0)
 
 # %% ../../nbs/70_stats.significance.ipynb #f11e5093
-def tukey_hsd(x, # scores: (runs x queries)
-              design:str='paired', # 'paired' (two-way runs x queries) or 'independent' (one-way, scipy's)
-             )->tuple:
-    "Tukey's HSD for every pair of runs (i < j, in `np.triu_indices` order): (q statistics, p-values)."
+def _tukey_parts(x, design:str)->tuple:
+    "(the runs' means, the error mean square, its degrees of freedom, queries) of Tukey's layout `design`."
     x = _column_matrix(x)                             # (finite: a NaN is an error, as for the paired tests)
     k, n = x.shape
     means = x.mean(1)
@@ -365,14 +377,31 @@ def tukey_hsd(x, # scores: (runs x queries)
     elif design == 'independent':
         resid, df = x - means[:, None], k * n - k
     else: raise EvalInputError(f"unknown Tukey design {design!r}; choose 'paired' or 'independent'")
-    mse = (resid ** 2).sum() / df
-    i, j = np.triu_indices(k, 1)
+    return means, (resid ** 2).sum() / df, df, n
+
+def tukey_hsd(x, # scores: (runs x queries)
+              design:str='paired', # 'paired' (two-way runs x queries) or 'independent' (one-way, scipy's)
+             )->tuple:
+    "Tukey's HSD for every pair of runs (i < j, in `np.triu_indices` order): (q statistics, p-values)."
+    means, mse, df, n = _tukey_parts(x, design)
+    i, j = np.triu_indices(len(means), 1)
     with np.errstate(divide='ignore', invalid='ignore'):
         q = np.abs(means[i] - means[j]) / math.sqrt(mse / n)
     p = np.full(len(q), np.nan)
     ok = np.isfinite(q)
-    if ok.any(): p[ok] = studentized_range_sf(q[ok], k, df)
+    if ok.any(): p[ok] = studentized_range_sf(q[ok], len(means), df)
     return q, p
+
+# %% ../../nbs/70_stats.significance.ipynb #a7b9c1d3
+def tukey_intervals(x, # scores: (runs x queries)
+                    confidence:float=0.95, # the simultaneous confidence level
+                    design:str='paired', # as in `tukey_hsd`
+                   )->tuple:
+    "Tukey's simultaneous intervals of $\\bar x_j - \\bar x_i$ for every pair i < j (`np.triu_indices` order): (low, high)."
+    means, mse, df, n = _tukey_parts(x, design)
+    i, j = np.triu_indices(len(means), 1)
+    half = studentized_range_quantile(confidence, len(means), df) * math.sqrt(mse / n)
+    return means[j] - means[i] - half, means[j] - means[i] + half
 
 # %% ../../nbs/70_stats.significance.ipynb #88431b43
 CORRECTIONS = ('holm', 'bonferroni', 'bh', 'none')

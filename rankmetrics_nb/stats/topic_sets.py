@@ -6,7 +6,7 @@
 from __future__ import annotations
 import math, functools
 import numpy as np
-from ..engine.checks import EvalInputError, check_number, check_choice
+from ..engine.checks import EvalInputError, check_number, check_choice, is_real
 from .significance import betainc, normal_cdf, normal_ppf, t_quantile
 
 # %% auto #0
@@ -95,9 +95,21 @@ def _checked(alpha, min_diff, variance, test, m, width=None)->tuple:
     variance = check_number(variance, 'variance', 'the per-topic score variance, e.g. residual_variance(runs)',
                             low=0, open_low=True)
     if min_diff is not None: min_diff = check_number(min_diff, 'min_diff', 'the difference to detect', low=0, open_low=True)
-    if test == 'anova' and (m is None or m != int(m) or m < 2):
-        raise EvalInputError(f"test='anova' needs m= systems, a whole number >= 2; got {m!r}")
-    return alpha, min_diff, variance, test, (int(m) if test == 'anova' else None)
+    if test == 'anova': m = _whole(m, "test='anova' needs m= systems, a whole number >= 2")
+    return alpha, min_diff, variance, test, m
+
+_TOPICS = 'n must be a whole number of topics >= 2'
+
+def _whole(x, says:str)->int:
+    "`x` as an int if it is a whole number >= 2 (topics for a variance, systems for a range), else the error `says`."
+    if not (is_real(x) and bool(np.isfinite(x)) and x >= 2 and x == int(x)): raise EvalInputError(f"{says}; got {x!r}")
+    return int(x)
+
+def _beta(beta)->float:
+    "`beta`, the type II error rate 1 - power, checked: in (0, 1) (beta = 1 asks for no power at all)."
+    if not (is_real(beta) and 0 < beta < 1):
+        raise EvalInputError(f"beta must be a number in (0, 1) (the type II error rate, 1 - power; 1 asks for no power); got {beta!r}")
+    return float(beta)
 
 # %% ../../nbs/72_stats.topic_sets.ipynb #7f7a19eb
 def _power(n, alpha, min_diff, variance, test, m)->float:
@@ -116,8 +128,7 @@ def power(*, n:int, # the number of topics (>= 2)
     alpha, min_diff, variance, test, m = _checked(alpha, min_diff, variance, test, m)
     if test == 'ci': raise EvalInputError("a confidence interval has no power; use ci_width(n=, alpha=, variance=)")
     if min_diff is None: raise EvalInputError("power needs min_diff=, the true difference to detect")
-    if n != int(n) or n < 2: raise EvalInputError(f"n must be a whole number of topics >= 2; got {n!r}")
-    return _power(int(n), alpha, min_diff, variance, test, m)
+    return _power(_whole(n, _TOPICS), alpha, min_diff, variance, test, m)
 
 # %% ../../nbs/72_stats.topic_sets.ipynb #601f901b
 def _smallest_n(ok, guess:int)->int:
@@ -147,6 +158,7 @@ def ci_width(*, n:int, # the number of topics (>= 2)
             )->float:
     "Expected width $2\\,t_{\\alpha/2}(n-1)\\,c_n\\,\\sigma_d/\\sqrt n$ of the t interval of a paired difference."
     alpha, _, variance, _, _ = _checked(alpha, None, variance, 'ci', None)
+    n = _whole(n, _TOPICS)
     c_n = math.sqrt(2 / (n - 1)) * math.exp(math.lgamma(n / 2) - math.lgamma((n - 1) / 2))
     return 2 * t_quantile(1 - alpha / 2, n - 1) * c_n * math.sqrt(2 * variance / n)
 
@@ -162,7 +174,7 @@ def topic_set_size(*, alpha:float=0.05, # significance level (two-sided); the in
     "The smallest number of topics that meets the design's requirement."
     alpha, min_diff, variance, test, m = _checked(alpha, min_diff, variance, test, m, width)
     if test == 'ci': return _ci_size(alpha, variance, width)
-    beta = check_number(beta, 'beta', 'the type II error rate, 1 - power', low=0, high=1, open_low=True)
+    beta = _beta(beta)
     if min_diff is None: raise EvalInputError(f"test={test!r} needs min_diff=, the difference to detect")
     guess = _normal_guess(alpha, beta, min_diff / math.sqrt(2 * variance))
     return _smallest_n(lambda n: _power(n, alpha, min_diff, variance, test, m) >= 1 - beta, guess)
@@ -182,9 +194,10 @@ def detectable_difference(*, n:int, # the number of topics (>= 2)
                           m:int=None, # with 'anova': the number of systems
                          )->float:
     "The true difference (t) or range (anova) that `n` topics detect with power 1 - beta."
-    p = lambda d: power(n=n, alpha=alpha, min_diff=d, variance=variance, test=test, m=m)
-    return _bisect(p, 1 - check_number(beta, 'beta', 'the type II error rate', low=0, high=1, open_low=True),
-                   0.0, math.sqrt(variance))
+    alpha, _, variance, test, m = _checked(alpha, None, variance, test, m)
+    if test == 'ci': raise EvalInputError("a confidence interval detects no difference; use ci_width(n=, alpha=, variance=)")
+    n, beta = _whole(n, _TOPICS), _beta(beta)
+    return _bisect(lambda d: _power(n, alpha, d, variance, test, m), 1 - beta, 0.0, math.sqrt(variance))
 
 # %% ../../nbs/72_stats.topic_sets.ipynb #81f057a5
 def residual_variance(scores, # per-topic scores: (systems x topics), or (systems x topics x measures)
