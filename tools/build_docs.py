@@ -344,10 +344,25 @@ _re_warning = re.compile(r'^[^\n]*?\.py:\d+: (\w+(?:Warning|Error)): ([^\n]*)\n(
 _re_temp_path = re.compile(r'(?:/tmp|/var/folders/[\w/]+?/T|[A-Za-z]:\\[^\s:]*?\\Temp)[/\\](?:[\w.-]+[/\\])*([\w.-]+)')
 
 
+def _drop_warning_sources(text: str) -> str:
+    "The source line Python echoes under a warning whose message runs over several lines (`  code`), left out"
+    lines, out, in_warning = text.split('\n'), [], False
+    for line in lines:
+        if _re_warning_head.match(line): in_warning = True
+        elif in_warning and line.startswith('  ') and line[2:3].strip():
+            in_warning = False; continue
+        elif in_warning and (not line or line[:1].isspace()): in_warning = False
+        out.append(line)
+    return '\n'.join(out)
+
+
+_re_warning_head = re.compile(r'^[^\n]*?\.py:\d+: \w+(?:Warning|Error): ')
+
+
 def clean_output_text(text: str) -> str:
     """Outputs as a reader should see them: a warning as `Category: message` (not the kernel's temporary
-    cell file, line number and source line), and a file in a temporary folder by its name only."""
-    return _re_temp_path.sub(r'\1', _re_warning.sub(r'\1: \2\n', text))
+    cell file or the module's path, line number and source line), and a file in a temporary folder by its name only."""
+    return _re_temp_path.sub(r'\1', _re_warning.sub(r'\1: \2\n', _drop_warning_sources(text)))
 
 
 def _clean_output(o: dict) -> None:
