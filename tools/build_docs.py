@@ -305,7 +305,7 @@ def math_row(display: str) -> str:
 
 
 def pandoc_to_html_md(md: str) -> str:
-    """Rewrite the pandoc-only parts of a markdown string for nbconvert's markdown renderer:
+    r"""Rewrite the pandoc-only parts of a markdown string for nbconvert's markdown renderer:
     `[txt](url){attrs}`, `::: {.class}` fenced divs, `{...}` heading attributes, `\$`.
     Fenced code blocks are left alone; math is untouched (nothing here matches TeX)."""
     out, in_code, div_depth = [], False, 0   # out: (is_code, line)
