@@ -166,6 +166,8 @@ class Chromium:
 # Runs in the page: collects what the checks need; returns a JSON string.
 PROBE_JS = r"""
 (() => {
+  const MACHINE_PATH = /(?<![\w.\/~-])(?:\/(?:work|home|Users|root|builds|runner|mnt|srv)\/[^\s'"<>]{1,80}|[A-Za-z]:\\Users\\[^\s'"<>]{1,80})|[^\s'"<>]*site-packages\/[^\s'"<>]*/g;
+  const PLUMBING = /RANKMETRICS_SHARED|Path\('\.\.'\)|skipped: [^\n]{0,80}?not found/g;
   const d = window.__docs || {};
   const hasMJ = !!(window.MathJax && window.MathJax.Hub);
   const skip = 'pre,code,script,style,textarea,noscript,.MathJax,.MathJax_Display,.MathJax_Preview,.MJX_Assistive_MathML';
@@ -201,6 +203,32 @@ PROBE_JS = r"""
               sig: sig ? sig.textContent : ''};
     }),
     pageNav: {prev: !!document.querySelector('nav.page-nav a[rel=prev]'), next: !!document.querySelector('nav.page-nav a[rel=next]')},
+    navInFold: (() => {
+      const n = document.querySelector('nav.page-nav');
+      return !!(n && (n.closest('details') || n.getBoundingClientRect().height === 0));
+    })(),
+    machinePaths: [...document.body.textContent.matchAll(MACHINE_PATH)].map(m => m[0]).slice(0, 5),
+    mathCut: [...document.querySelectorAll('#content .MathJax_Display')].filter(d => !d.closest('table, details:not([open])'))
+               .map(d => { const m = d.querySelector('.MathJax'); return m ? Math.round(m.getBoundingClientRect().width - d.clientWidth) : 0; })
+               .filter(x => x > 1),
+    plumbing: (() => {   // conformance plumbing in the text a reader sees (closed folds left out, their summary line kept)
+      const main = document.querySelector('main'), out = [];
+      const w = document.createTreeWalker(main || document.body, NodeFilter.SHOW_TEXT);
+      for (let n; (n = w.nextNode());) {
+        let hidden = false;
+        for (let e = n.parentElement; e && !hidden; e = e.parentElement) {
+          if (e.tagName !== 'DETAILS' || e.open) continue;
+          const sum = e.querySelector(':scope > summary');
+          hidden = !(sum && sum.contains(n));
+        }
+        if (!hidden) for (const m of n.nodeValue.matchAll(PLUMBING)) out.push(m[0]);
+      }
+      return out.slice(0, 5);
+    })(),
+    sheetRows: [...document.querySelectorAll('table.cheat-sheet tbody tr')].map(r => {
+      const a = r.querySelector('td:first-child a[href]');
+      return {id: r.id, href: a ? a.href : ''};
+    }),
     sidebarActive: (() => {
       const nav = document.querySelector('nav.sidebar'), a = nav && nav.querySelector('a.active');
       if (!a) return null;
@@ -280,6 +308,11 @@ def page_problems(name: str, f: dict) -> list[str]:
     for i in f['imgs']:
         if i['alt'].strip() in ('', 'Figure output', 'Plot'): p.append(f"figure without an alt text saying what it shows: {i['src'][:60]}")
     if name != 'index.html' and not (f['pageNav']['prev'] or f['pageNav']['next']): p.append('no previous/next page links')
+    if f['navInFold']: p.append('the previous/next links are inside a fold (hidden until it is opened)')
+    if f['machinePaths']: p.append(f"build-machine paths in the page: {f['machinePaths'][:3]}")
+    if f['mathCut']: p.append(f"display formulas wider than their column (cut or scrolling): {len(f['mathCut'])}, by {f['mathCut'][:3]} px")
+    if name in PLUMBING_FOLDED and f['plumbing']: p.append(f"conformance plumbing in the open: {f['plumbing'][:3]}")
+    if (missing := [r['id'] for r in f['sheetRows'] if not r['href']]): p.append(f"cheat-sheet rows without a link: {missing[:5]}")
     if f['sidebarActive'] is False: p.append('the sidebar does not show the current page')
     if f['width']['scroll'] > f['width']['window']:
         p.append(f"page is wider than the window: {f['width']['scroll']} px > {f['width']['window']} px "
@@ -345,6 +378,10 @@ def check_site(base_url: str, start: str = 'index.html', facts: dict | None = No
     return problems
 
 
+# pages whose conformance plumbing (the data folder's variable, its default path, the "skipped" line) sits in folds
+PLUMBING_FOLDED = ('interop.ndeval.html', 'registry.trec_catalog.html')
+
+
 # Words a page must not contain: the project speaks of itself, never of its private working material.
 BANNED = [(re.compile(r'seed 00', re.I), '"seed 00"'), (re.compile(r'peer case', re.I), '"peer case"'),
           (re.compile(r'\bfact \d', re.I), '"fact" + number'), (re.compile(r'\.\./shared|/work/shared'), 'a path into ../shared'),
@@ -393,10 +430,37 @@ def check_search_first(base_url: str, cases: dict = SEARCH_FIRST, chromium: str 
 NARROW = 390   # a phone's width
 
 
-def check_narrow(base_url: str, pages: list[str], width: int = NARROW, chromium: str | None = CHROMIUM) -> list[str]:
+# Runs in a page at a phone's width: tables and formulas that stick out of the window or of their column
+# without a scrolling box of their own that fits the window; parameter tables not laid out one block per row.
+NARROW_JS = r"""
+(() => {
+  const W = window.innerWidth;
+  const scrolls = e => ['auto', 'scroll'].includes(getComputedStyle(e).overflowX);
+  const box = el => { for (let e = el; e && e.tagName !== 'MAIN'; e = e.parentElement) if (scrolls(e)) return e; return null; };
+  const name = e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '');
+  const out = [];
+  for (const el of document.querySelectorAll('main table, main .MathJax_Display, main span.MathJax')) {
+    if (el.closest('details:not([open])') || (el.matches('span.MathJax') && el.closest('.MathJax_Display'))) continue;
+    const r = el.getBoundingClientRect();
+    const inner = el.matches('.MathJax_Display') ? el.querySelector('.MathJax') : null;
+    const over = r.right > W + 1 || r.left < -1 || (inner && inner.getBoundingClientRect().width > el.clientWidth + 1);
+    if (!over) continue;
+    const b = box(el), br = b && b.getBoundingClientRect();
+    if (!b || br.right > W + 1 || br.left < -1) out.push(name(el) + ' ' + Math.round(r.width) + ' px');
+  }
+  const params = [...document.querySelectorAll('main table.params')];
+  const flat = params.filter(t => { const tr = t.querySelector('tbody tr'); return tr && getComputedStyle(tr).display !== 'block'; });
+  return JSON.stringify({sticking: out.slice(0, 5), n_sticking: out.length, params: params.length, flat: flat.length});
+})()
+"""
+
+
+def check_narrow(base_url: str, pages: list[str], width: int = NARROW, chromium: str | None = CHROMIUM,
+                 facts: dict | None = None) -> list[str]:
     """Open every page at `width` px: none may be wider than the window (top bar, formulas and tables
-    scroll inside their own boxes or wrap)."""
-    problems = []
+    scroll inside their own boxes or wrap); no table or formula sticks out of the window except inside a
+    scrolling box of its own that fits it; every parameter table is stacked (one block per parameter)."""
+    problems, facts = [], {} if facts is None else facts
     with Chromium(chromium) as browser:
         browser.call('Emulation.setDeviceMetricsOverride', width=width, height=844, deviceScaleFactor=1, mobile=False)
         for page in pages:
@@ -406,6 +470,11 @@ def check_narrow(base_url: str, pages: list[str], width: int = NARROW, chromium:
             if f['width']['scroll'] > f['width']['window']:
                 problems.append(f"{page} at {width} px: page is wider than the window: {f['width']['scroll']} px "
                                 f"(elements past the edge: {f['wide']})")
+            n = facts[page] = json.loads(browser.evaluate(NARROW_JS))
+            if n['n_sticking']:
+                problems.append(f"{page} at {width} px: {n['n_sticking']} tables or formulas stick out without a scrolling box "
+                                f"of their own: {n['sticking'][:3]}")
+            if n['flat']: problems.append(f"{page} at {width} px: {n['flat']} of {n['params']} parameter tables not stacked")
     return problems
 
 
@@ -472,9 +541,88 @@ def _sitemap(site: Path) -> list[str]:
 
 
 def test_docs_pages_fit_a_phone(site):
-    "At 390 px no page is wider than the window: the top bar fits, formulas and tables scroll inside their boxes"
-    with serve(site) as url: problems = check_narrow(url, _sitemap(site))
+    """At 390 px no page is wider than the window: the top bar fits, formulas and tables fit or scroll inside
+    their own boxes, and every parameter table is stacked"""
+    facts = {}
+    with serve(site) as url: problems = check_narrow(url, _sitemap(site), facts=facts)
     assert problems == [], 'pages wider than a phone:\n' + '\n'.join(problems)
+    assert sum(f['params'] for f in facts.values()) > 300       # the parameter tables were there to be checked
+
+
+def landing_problems(facts: dict) -> list[str]:
+    """The landing page: says how to install (clone + `make example`, or `pip install -e .`) before its quick start,
+    names what users come for with a link each, and links to the Performance page, which holds the benchmark tables."""
+    f, p = facts['index.html'], []
+    text = f['text']
+    for line in ('git clone', 'make example', 'pip install -e .'):
+        if line not in text: p.append(f'index.html: no install line {line!r}')
+    at = {h: text.find(h) for h in ('Install', 'Quick start', 'Pages')}
+    if not 0 <= at['Install'] < at['Quick start'] < at['Pages']: p.append(f'index.html: sections not in the order install, quick start, pages: {at}')
+    hrefs = {l['href'].rsplit('/', 1)[-1].split('#')[0] for l in f['links']}
+    for page in ('performance.html', 'evaluator.evaluate.html', 'results.compare.html', 'results.reconcile.html',
+                 'evaluator.batches.html', 'results.store.html', 'stats.inference.html'):
+        if page not in hrefs: p.append(f'index.html: no link to {page}')
+    for word in ('evaluate_batch', 'reconcile', 'compare', 'Store', 'discriminative_power'):
+        if word not in text: p.append(f'index.html: does not name {word}')
+    if 'MS MARCO-scale' in text: p.append('index.html: the benchmark tables are still on the landing page')
+    if 'performance.html' in facts and 'MS MARCO-scale' not in facts['performance.html']['text']:
+        p.append('performance.html: no benchmark tables')
+    return p
+
+
+def test_docs_landing_page_is_a_way_in(site_check):
+    "The landing page: install, quick start, what users come for, the page list; the benchmarks on their own page"
+    _, facts = site_check
+    assert landing_problems(facts) == []
+
+
+def test_docs_getting_started_starts_from_the_install_line(site):
+    "Getting started: the install line first, its imports visible (none hidden), no catch_warnings, links to the guide, cheat sheet and API"
+    from bs4 import BeautifulSoup
+    main = BeautifulSoup((site / 'getting_started.html').read_text(encoding='utf-8'), 'html.parser').find('main', id='content')
+    code = [c.get_text() for c in main.select('.cell-input')]
+    assert 'pip install -e' in main.get_text() and main.get_text().index('pip install -e') < main.get_text().index('evaluate(')
+    assert code and 'from rankmetrics_nb import' in code[0] and 'import numpy as np' in code[0]
+    assert not any('catch_warnings' in c for c in code)
+    nb = json.loads((REPO / 'nbs' / '01_getting_started.ipynb').read_text(encoding='utf-8'))
+    hidden = [''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code' and ''.join(c['source']).startswith('#| hide')]
+    assert not any(re.search(r'^\s*(import|from)\s', h, flags=re.M) for h in hidden[:-1]), hidden   # (the last: nbdev_export)
+    hrefs = [a['href'].split('#')[0] for a in main.find_all('a', href=True)]
+    end = hrefs[hrefs.index('choosing_a_metric.html', len(hrefs) - 12):] if 'choosing_a_metric.html' in hrefs[-12:] else []
+    assert {'choosing_a_metric.html', 'cheat_sheet.html', 'api.html'} <= set(end), hrefs[-12:]
+
+
+def test_docs_cheat_sheet_rows_link_to_their_pages(site_check):
+    "Every row of the cheat sheet links to a page of the site (the anchor checked by the link check)"
+    _, facts = site_check
+    rows = facts['cheat_sheet.html']['sheetRows']
+    assert len(rows) >= 80 and all(r['href'] for r in rows), [r['id'] for r in rows if not r['href']]
+    pages = {r['href'].split('#')[0].rsplit('/', 1)[-1] for r in rows}
+    assert pages <= set(facts) and len(pages) >= 8, pages
+
+
+# TeX as formulas write it (a LaTeX command named in prose, such as `\\usepackage`, is not a formula)
+_RAW_TEX = re.compile(r'\\(?:frac|tfrac|dfrac|sum|prod|int|sqrt|mathrm|mathbf|mathit|mathcal|operatorname|text|left|right|big|Big|'
+                      r'log|ln|exp|max|min|le|leq|ge|geq|ne|neq|cdot|times|infty|ell|alpha|beta|gamma|delta|epsilon|lambda|'
+                      r'mu|pi|rho|sigma|tau|phi|varphi|in|cup|cap|lfloor|rfloor|lvert|rvert|ldots|dots|cdots|quad|qquad|begin|end)'
+                      r'(?![a-zA-Z])|\$[^$\s][^$]*\$|[_^]\{|\\[(\[]')
+
+
+def search_index_problems(index: list[dict]) -> list[str]:
+    "Entries of the search index whose page title, heading, description or text show raw TeX"
+    return [f"{e['u']} ({k}): {m[0]!r} in ...{e[k][max(0, m.start() - 30):m.end() + 30]}..."
+            for e in index for k in ('p', 'h', 'd', 'x') if (m := _RAW_TEX.search(e.get(k) or ''))]
+
+
+def _search_index(site: Path) -> list[dict]:
+    return json.loads((site / 'search-index.js').read_text(encoding='utf-8').split('=', 1)[1].strip().rstrip(';'))
+
+
+def test_docs_search_index_has_no_raw_tex(site):
+    "Search snippets and titles show formulas as text (ℓᵢ, Σ, a/b), never raw TeX"
+    problems = search_index_problems(_search_index(site))
+    assert problems == [], 'raw TeX in the search index:\n' + '\n'.join(problems[:20])
+
 
 
 def test_docs_search_puts_definitions_first(site):
@@ -621,9 +769,45 @@ def test_checker_can_fail(site, site_check, tmp_path):
         '</main>', '<p><a href="index.html#no-such-anchor">dangling</a></p><div style="width:3000px">wide</div>'
         '<p>as in seed 003 and peer case 74</p><p>see [compare](results.compare.html) in /tmp/ipykernel_1/2.py</p></main>', 1),
         encoding='utf-8')
+    # the previous/next links inside a fold, a machine's path, a display formula wider than its column, a table
+    # sticking out of a phone's window, a parameter table laid out as a table on a phone
+    h = idx.read_text(encoding='utf-8')
+    at = re.search(r'<nav[^>]*class="page-nav"', h).start()
+    end = h.index('</nav>', at) + len('</nav>')
+    h = h[:at] + '<details><summary>more</summary>' + h[at:end] + '</details>' + h[end:]
+    h = h.replace('</main>', '<p>read from /home/builder/rankmetrics_nb/data/example.qrels</p>'
+                  '<div class="MathJax_Display"><span class="MathJax" style="display:inline-block;width:1500px">x</span></div>'
+                  '<div><table id="probe-wide" style="width:900px"><tr><td>wide</td></tr></table></div>'
+                  '<table class="params" id="probe-params"><tbody><tr style="display:table-row"><td>k</td><td>int</td></tr></tbody></table>'
+                  '</main>', 1)
+    idx.write_text(h, encoding='utf-8')
+    nd = broken / 'interop.ndeval.html'          # conformance plumbing left open
+    nd.write_text(nd.read_text(encoding='utf-8').replace('</main>', "<pre>shared = os.environ['RANKMETRICS_SHARED']</pre></main>", 1),
+                  encoding='utf-8')
+    cs = broken / 'cheat_sheet.html'              # a cheat-sheet row without its link
+    cs.write_text(re.sub(r'(<tr id="measure-[^"]+"><td>)<a href="[^"]*">', r'\1', cs.read_text(encoding='utf-8'), count=1),
+                  encoding='utf-8')
     broken_facts = {}
-    with serve(broken) as url: problems = check_site(url, facts=broken_facts)
+    with serve(broken) as url:
+        problems = check_site(url, facts=broken_facts)
+        narrow = check_narrow(url, ['index.html'])
     text = '\n'.join(problems)
+    assert 'index.html: the previous/next links are inside a fold' in text, text
+    assert "index.html: build-machine paths in the page: ['/home/builder/rankmetrics_nb/data/example.qrels" in text, text
+    assert 'index.html: display formulas wider than their column (cut or scrolling): 1' in text, text
+    assert "interop.ndeval.html: conformance plumbing in the open: ['RANKMETRICS_SHARED']" in text, text
+    assert "cheat_sheet.html: cheat-sheet rows without a link: ['measure-P']" in text, text
+    assert any('index.html at 390 px: ' in x and 'stick out without a scrolling box' in x and 'table 900 px' in x for x in narrow), narrow
+    assert any(x.startswith('index.html at 390 px: 1 of ') and x.endswith('parameter tables not stacked') for x in narrow), narrow
+    # the landing page without its install line, its link to the Performance page, with the benchmark tables
+    landing = dict(broken_facts['index.html'])
+    landing['text'] = landing['text'].replace('pip install -e .', 'pip install') + '\nMS MARCO-scale'
+    landing['links'] = [l for l in landing['links'] if 'performance.html' not in l['href']]
+    got = landing_problems({**broken_facts, 'index.html': landing})
+    assert {"index.html: no install line 'pip install -e .'", 'index.html: no link to performance.html',
+            'index.html: the benchmark tables are still on the landing page'} <= set(got), got
+    # raw TeX in the search index
+    assert len(search_index_problems([{'u': 'x.html', 'p': 'P', 'h': 'AP under $m_1 = 6$', 'd': '', 'x': r'weights 1/\log_2(i+1)'}])) == 2
     assert "index.html: link 'dangling' -> index.html#no-such-anchor: no such anchor" in text, text
     assert 'index.html: page is wider than the window' in text, text
     assert "index.html: raw Markdown links in the text: ['[compare](results.compare.html)']" in text, text
@@ -675,3 +859,40 @@ def test_results_page_shows_the_result_objects(site):
     assert 'a' in r['sup']                                                                    # significantly better than run a
     assert r['details'] >= 4 and 0 < r['closedHeight'] < 40 < r['openHeight'] - r['closedHeight']   # folded, and opens
     assert r['figures'] >= 3 and r['latex'] == 1                                             # forest, differences, PR curves; the LaTeX
+
+
+def _build_docs():
+    sys.path.insert(0, str(REPO / 'tools'))
+    import build_docs
+    return build_docs
+
+
+def test_search_text_reads_formulas():
+    "Inline math in the search index reads as text: the operators and sub- and superscripts kept, no TeX"
+    bd = _build_docs()
+    assert bd.search_text([r'grades $\ell_1, \ell_2, \ldots, \ell_n$ (rank 1 first)']) == 'grades ℓ₁, ℓ₂, …, ℓₙ (rank 1 first)'
+    assert bd.search_text([r'weights $1/\log_2(i+1)$ and $\mathrm{DCG@}k = \sum_{i=1}^{k} G(\ell_i)\, w_i$']) == \
+        'weights 1/log₂(i+1) and DCG@k = Σᵢ₌₁ᵏ G(ℓᵢ) wᵢ'
+    assert bd.search_text([r'$E[\mathrm{DCG@}2] = \frac{4}{3}\left(1 + \frac{1}{\log_2 3}\right)$']) == 'E[DCG@2] = 4/3(1 + 1/(log₂ 3))'
+    assert bd.search_text(['text $$x = 1$$ more']) == 'text more'                 # display math is left out
+
+
+def test_display_formula_lists_become_rows():
+    "A display formula that lists equations (split at top-level \\qquad) becomes a row of formulas that wraps"
+    bd = _build_docs()
+    assert bd.split_equations(r'a = 1, \qquad b = \frac{1}{2}, \quad c') == ['a = 1,', r'b = \frac{1}{2},', 'c']
+    assert bd.split_equations(r'\begin{cases} a & \qquad b \end{cases}') == [r'\begin{cases} a & \qquad b \end{cases}']
+    assert bd.split_equations(r'\left( x \qquad y \right) \quad z') == [r'\left( x \qquad y \right) \quad z']
+    md = bd.pandoc_to_html_md('Text:\n\n$$u < v, \\qquad w = 1$$\n\nand $$x$$ inline.')
+    assert '<div class="math-row"><div class="math-piece">$$u &lt; v,$$</div><div class="math-piece">$$w = 1$$</div></div>' in md
+    assert 'and $$x$$ inline.' in md
+
+
+def test_warnings_in_outputs_lose_paths_and_source_lines():
+    "A warning in a saved output reads `Category: message`, also when the message runs over several lines"
+    bd = _build_docs()
+    out = ("/home/u/pkg/memory.py:168: QueryMismatchWarning: 36 queries evaluated\n1 query in the run but not the qrels: 199\n"
+           "  if needs == {'batch'}: return join(qrels, run)\n/home/u/pkg/evaluate.py:49: TieWarning: ties could move nDCG@10\n"
+           "  e = evaluation(qrels, run)\n")
+    assert bd.clean_output_text(out) == ('QueryMismatchWarning: 36 queries evaluated\n1 query in the run but not the qrels: 199\n'
+                                          'TieWarning: ties could move nDCG@10\n')

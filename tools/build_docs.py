@@ -257,16 +257,55 @@ _re_keep = re.compile(r'(`+)[\s\S]*?\1|(?<!\\)\$\$[\s\S]*?(?<!\\)\$\$|(?<![$\\])
 
 def _escape_dollars(text: str) -> str:
     r"""`\$` outside math and code -> `\\$`, so the HTML keeps `\$` and MathJax (processEscapes)
-    shows a literal dollar instead of pairing it with the next one as a math delimiter"""
+    shows a literal dollar instead of pairing it with the next one as a math delimiter.
+    A display formula on lines of its own that lists several equations is laid out as a row
+    of formulas that wraps (`math_row`)."""
     res, pos = [], 0
     for m in _re_keep.finditer(text):
-        res += [text[pos:m.start()].replace('\\$', '\\\\$'), m[0]]
+        own_lines = m[0].startswith('$$') and (m.start() == 0 or text[m.start() - 1] == '\n') \
+            and (m.end() == len(text) or text[m.end()] == '\n')
+        res += [text[pos:m.start()].replace('\\$', '\\\\$'), math_row(m[0]) if own_lines else m[0]]
         pos = m.end()
     return ''.join(res + [text[pos:].replace('\\$', '\\\\$')])
 
 
+def split_equations(tex: str) -> list[str]:
+    r"""The equations of a display formula that lists several, separated at the top level (outside
+    braces, `\left...\right` and environments) by `\qquad`, or by `\quad` after a comma:
+    `a = 1, \qquad b = 2` -> `['a = 1,', 'b = 2']`. One item when there is nothing to split."""
+    parts, depth, start, i = [], 0, 0, 0
+    sep = re.compile(r'\\qquad(?![a-zA-Z])|(?<=,)\s*\\quad(?![a-zA-Z])')
+    while i < len(tex):
+        c = tex[i]
+        if c == '\\':
+            if (m := re.match(r'\\(begin|end|left|right)(?![a-zA-Z])', tex[i:])):
+                depth += 1 if m[1] in ('begin', 'left') else -1
+                i += len(m[0]); continue
+            if depth == 0 and (m := sep.match(tex, i)):
+                parts.append(tex[start:i]); i = start = m.end(); continue
+            i += 2; continue
+        if c == '{': depth += 1
+        elif c == '}': depth -= 1
+        elif c == ',' and depth == 0 and (m := sep.match(tex, i + 1)):
+            parts.append(tex[start:i + 1]); i = start = m.end(); continue
+        i += 1
+    parts.append(tex[start:])
+    parts = [x.strip() for x in parts if x.strip()]
+    return parts if len(parts) > 1 else [tex.strip()]
+
+
+def math_row(display: str) -> str:
+    """A `$$...$$` formula listing several equations as an HTML block of one display formula per
+    equation, in a row that wraps onto more lines where the column is narrow (site.css `.math-row`);
+    the formula unchanged when it holds one equation."""
+    eqs = split_equations(display[2:-2])
+    if len(eqs) == 1: return display
+    pieces = ''.join(f'<div class="math-piece">$${html.escape(e, quote=False)}$$</div>' for e in eqs)
+    return f'\n\n<div class="math-row">{pieces}</div>\n\n'
+
+
 def pandoc_to_html_md(md: str) -> str:
-    """Rewrite the pandoc-only parts of a markdown string for nbconvert's markdown renderer:
+    r"""Rewrite the pandoc-only parts of a markdown string for nbconvert's markdown renderer:
     `[txt](url){attrs}`, `::: {.class}` fenced divs, `{...}` heading attributes, `\$`.
     Fenced code blocks are left alone; math is untouched (nothing here matches TeX)."""
     out, in_code, div_depth = [], False, 0   # out: (is_code, line)
@@ -305,10 +344,25 @@ _re_warning = re.compile(r'^[^\n]*?\.py:\d+: (\w+(?:Warning|Error)): ([^\n]*)\n(
 _re_temp_path = re.compile(r'(?:/tmp|/var/folders/[\w/]+?/T|[A-Za-z]:\\[^\s:]*?\\Temp)[/\\](?:[\w.-]+[/\\])*([\w.-]+)')
 
 
+def _drop_warning_sources(text: str) -> str:
+    "The source line Python echoes under a warning whose message runs over several lines (`  code`), left out"
+    lines, out, in_warning = text.split('\n'), [], False
+    for line in lines:
+        if _re_warning_head.match(line): in_warning = True
+        elif in_warning and line.startswith('  ') and line[2:3].strip():
+            in_warning = False; continue
+        elif in_warning and (not line or line[:1].isspace()): in_warning = False
+        out.append(line)
+    return '\n'.join(out)
+
+
+_re_warning_head = re.compile(r'^[^\n]*?\.py:\d+: \w+(?:Warning|Error): ')
+
+
 def clean_output_text(text: str) -> str:
     """Outputs as a reader should see them: a warning as `Category: message` (not the kernel's temporary
-    cell file, line number and source line), and a file in a temporary folder by its name only."""
-    return _re_temp_path.sub(r'\1', _re_warning.sub(r'\1: \2\n', text))
+    cell file or the module's path, line number and source line), and a file in a temporary folder by its name only."""
+    return _re_temp_path.sub(r'\1', _re_warning.sub(r'\1: \2\n', _drop_warning_sources(text)))
 
 
 def _clean_output(o: dict) -> None:
@@ -526,6 +580,12 @@ def postprocess(page_html: str, site: dict, page: dict, nbs: Path, out: Path):
 _HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']
 
 
+def _is_cell(el) -> bool:
+    "A notebook cell of the page (a `div.cell`, or a section already folded), not the page's own parts"
+    cls = el.get('class') or []
+    return (el.name == 'div' and 'cell' in cls) or (el.name == 'details' and 'fold-section' in cls)
+
+
 def fold_sections(soup, main) -> None:
     """A heading with the class `fold` (`## Tests and cross-checks {.fold}` in a notebook) starts a section
     shown closed: it and everything after it, up to the next markdown cell with a heading of the same
@@ -549,6 +609,7 @@ def fold_sections(soup, main) -> None:
             if getattr(nxt, 'name', None) == 'div' and 'markdown' in (nxt.get('class') or []) and \
                     any(int(x.name[1]) <= level for x in nxt.find_all(_HEADINGS)):
                 break
+            if getattr(nxt, 'name', None) and not _is_cell(nxt): break   # the page's own parts (previous / next links) stay out
             details.append(nxt.extract())
             nxt = after
         if not cell.get_text(strip=True): cell.decompose()
@@ -601,11 +662,95 @@ _re_display_math = re.compile(r'(?<!\\)\$\$.*?(?<!\\)\$\$|\\\[.*?\\\]', re.S)
 _re_inline_math = re.compile(r'(?<![\\$])\$([^$]+?)(?<![\\$])\$|\\\((.*?)\\\)', re.S)
 
 
+# TeX commands read as text in search snippets; commands not listed are dropped (their arguments kept)
+_TEX_SYMBOLS = dict(
+    alpha='α', beta='β', gamma='γ', delta='δ', epsilon='ε', varepsilon='ε', zeta='ζ', eta='η', theta='θ', kappa='κ',
+    lambda_='λ', mu='μ', nu='ν', xi='ξ', pi='π', rho='ρ', sigma='σ', tau='τ', phi='φ', varphi='φ', chi='χ', psi='ψ',
+    omega='ω', Gamma='Γ', Delta='Δ', Theta='Θ', Lambda='Λ', Pi='Π', Sigma='Σ', Phi='Φ', Psi='Ψ', Omega='Ω', ell='ℓ',
+    sum='Σ', prod='∏', int='∫', infty='∞', le='≤', leq='≤', ge='≥', geq='≥', ne='≠', neq='≠', approx='≈', sim='∼',
+    cdot='·', times='×', pm='±', to='→', rightarrow='→', leftarrow='←', Rightarrow='⇒', mapsto='↦', in_='∈', notin='∉',
+    cup='∪', cap='∩', setminus='∖', subseteq='⊆', subset='⊂', emptyset='∅', forall='∀', exists='∃', neg='¬',
+    land='∧', lor='∨', partial='∂', propto='∝', ldots='…', dots='…', cdots='⋯', lfloor='⌊', rfloor='⌋', lceil='⌈',
+    rceil='⌉', langle='⟨', rangle='⟩', lvert='|', rvert='|', vert='|', mid='|', lVert='‖', rVert='‖', prime='′',
+    ast='*', star='⋆', log='log', ln='ln', exp='exp', max='max', min='min', arg='arg', lim='lim', sgn='sgn')
+_TEX_SPACE = {',', ';', ':', '!', ' ', 'quad', 'qquad', 'enspace', 'thinspace'}
+_TEX_DROP = {'left', 'right', 'big', 'Big', 'bigg', 'Bigg', 'bigl', 'bigr', 'Bigl', 'Bigr', 'biggl', 'biggr',
+             'displaystyle', 'textstyle', 'limits', 'nolimits', 'middle'}
+_SUB = dict(zip('0123456789+-=()aehijklmnoprstuvx', '₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ'))
+_SUP = dict(zip('0123456789+-=()abcdefghijklmnoprstuvwxyz', '⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ'))
+
+
+def _tex_group(tex: str, i: int) -> tuple[str, int]:
+    "The argument of a TeX command at `tex[i:]`, `{...}` or one character, and the index after it"
+    while i < len(tex) and tex[i] == ' ': i += 1
+    if i >= len(tex): return '', i
+    if tex[i] != '{':
+        if tex[i] == '\\' and (m := re.match(r'\\([a-zA-Z]+|.)', tex[i:])): return m[0], i + len(m[0])
+        return tex[i], i + 1
+    depth = 0
+    for j in range(i, len(tex)):
+        depth += {'{': 1, '}': -1}.get(tex[j], 0)
+        if depth == 0: return tex[i + 1:j], j + 1
+    return tex[i + 1:], len(tex)
+
+
+def _script(text: str, marks: dict, sign: str) -> str:
+    "A sub- or superscript: Unicode when every character has a form, else `_x` / `^(...)`"
+    t = text.replace(' ', '')
+    if t and all(c in marks for c in t): return ''.join(marks[c] for c in t)
+    return sign + (t if len(t) == 1 else f'({t})')
+
+
+def tex_text(tex: str) -> str:
+    r"""A TeX formula as text a reader can read in a search snippet: `\frac{a}{b}` as `a/b`, Greek letters
+    and operators as Unicode, `\mathrm{DCG}` as `DCG`, sub- and superscripts as Unicode where they
+    exist (`\ell_i` -> `ℓᵢ`); no backslash, `$` or brace is left."""
+    out, i = [], 0
+    while i < len(tex):
+        c = tex[i]
+        if c == '\\':
+            m = re.match(r'\\([a-zA-Z]+|.)', tex[i:])
+            if not m: i += 1; continue
+            name, i = m[1], i + len(m[0])
+            if name in ('frac', 'tfrac', 'dfrac', 'cfrac'):
+                a, i = _tex_group(tex, i)
+                b, i = _tex_group(tex, i)
+                a, b = tex_text(a), tex_text(b)
+                wrap = lambda x: x if re.fullmatch(r'[\w.·′ℓ@]+|\(.*\)', x) else f'({x})'
+                out.append(f'{wrap(a)}/{wrap(b)}')
+            elif name == 'sqrt':
+                a, i = _tex_group(tex, i)
+                out.append(f'√({tex_text(a)})')
+            elif name in ('mathrm', 'text', 'textrm', 'textit', 'textbf', 'texttt', 'mathit', 'mathbf', 'mathsf', 'mathtt',
+                          'mathcal', 'mathbb', 'operatorname', 'boldsymbol', 'bar', 'hat', 'tilde', 'overline', 'vec', 'mbox'):
+                a, i = _tex_group(tex, i)
+                out.append(a.replace('\\_', '_') if name.startswith('text') or name == 'mbox' else tex_text(a))
+            elif name in ('begin', 'end'):
+                _, i = _tex_group(tex, i)
+                out.append(' ')
+            elif name in _TEX_SPACE: out.append(' ')
+            elif name in _TEX_DROP: pass
+            elif name == '\\': out.append('; ')
+            elif name in '{}_%#&$|': out.append(name)
+            else: out.append(_TEX_SYMBOLS.get(name, _TEX_SYMBOLS.get(name + '_', '')))
+            if re.fullmatch(r'[a-zA-Z]+', name) and name not in _TEX_SPACE and i < len(tex) and tex[i] == ' ' and \
+                    _TEX_SYMBOLS.get(name, '').isalpha() and len(_TEX_SYMBOLS.get(name, '')) > 1:
+                out.append(' ')     # `\log x` keeps its space
+        elif c in '_^':
+            a, i = _tex_group(tex, i + 1)
+            out.append(_script(tex_text(a), _SUB if c == '_' else _SUP, c))
+        elif c in '{}': i += 1
+        elif c == '&': out.append(' '); i += 1
+        elif c == '~': out.append(' '); i += 1
+        else: out.append(c); i += 1
+    return re.sub(r'\s+', ' ', ''.join(out)).strip()
+
+
 def search_text(parts: list[str]) -> str:
-    "Text for the search index: TeX left out (display math) or reduced to its letters (inline math)"
+    "Text for the search index: display math left out, inline math as readable text (`tex_text`)"
     t = re.sub(r'\s+', ' ', ' '.join(parts))
     t = _re_display_math.sub(' ', t)
-    t = _re_inline_math.sub(lambda m: ' ' + re.sub(r'\\[a-zA-Z]+|[{}^_\\]|\\.', ' ', _greek(m[1] or m[2] or '')) + ' ', t)
+    t = _re_inline_math.sub(lambda m: tex_text(m[1] or m[2] or ''), t)
     return re.sub(r'\s+', ' ', t).strip()
 
 
@@ -638,10 +783,11 @@ def search_entries(href: str, title: str, description: str, main, public: set | 
         for el in header.next_elements:
             if el is first: break
             if isinstance(el, str) and not el.find_parent('header') and _searchable(el): intro.append(el)
+    title, description = search_text([title]), search_text([description])
     entries = [{'p': title, 'h': '', 'u': href, 'd': description, 'x': search_text(intro)[:SEARCH_TEXT_CHARS]}]
     for h in main.find_all(_HEADINGS[1:4]):
         if not h.get('id'): continue
-        htxt = h.get_text(' ', strip=True).rstrip('#').strip()
+        htxt = search_text([h.get_text(' ', strip=True).rstrip('#').strip()])   # a heading's math as text too
         if 'doc-symbol' in (h.get('class') or []) and public is not None and htxt.split('.')[0] not in public: continue
         entries.append({'p': title, 'h': htxt, 'u': f"{href}#{h['id']}", 'd': '', 'x': _section_text(h)[:SEARCH_TEXT_CHARS]})
     return entries
