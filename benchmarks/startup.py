@@ -62,11 +62,11 @@ def commands(python: str, root: Path, tag: str = "") -> dict:
 
 
 def _timed(argv: list, path: str | None) -> tuple:
-    "(wall seconds, cpu seconds, stdout) of one fresh process"
+    "(wall seconds, cpu seconds, stdout) of one fresh process, run in `path` (so `python -c` imports that checkout's package)"
     env = dict(os.environ, PYTHONHASHSEED="0")
     if path: env["PYTHONPATH"] = os.pathsep.join(filter(None, [path, os.environ.get("PYTHONPATH")]))
     t = time.perf_counter()
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO)
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=path or REPO)
     out = p.stdout.read()
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t

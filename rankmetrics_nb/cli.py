@@ -4,7 +4,9 @@
 
 # %% ../nbs/90_cli.ipynb #7983c5cd
 from __future__ import annotations
-import argparse, io, math, os, sys, warnings
+import io, math, os, sys, warnings
+from typing import TYPE_CHECKING
+if TYPE_CHECKING: import argparse                   # argparse is imported by the subcommands that parse, not by trec_eval's
 from pathlib import Path
 import numpy as np
 from .engine.checks import EvalInputError, QueryMismatchWarning
@@ -35,12 +37,16 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
     return 0
 
 # %% ../nbs/90_cli.ipynb #0884dd39
-class _Parser(argparse.ArgumentParser):
+def _Parser(**kwargs)->argparse.ArgumentParser:
     "argparse's parser whose errors are one line on stderr and status 2, like every other error of the command."
-    def error(self, message): self.exit(2, f"rankmetrics: error: {message} ({self.prog} -h lists the options)\n")
+    import argparse
+    class Parser(argparse.ArgumentParser):
+        def error(self, message): self.exit(2, f"rankmetrics: error: {message} ({self.prog} -h lists the options)\n")
+    return Parser(**kwargs)
 def _whole(low:int):
     "An argument type: a whole number ≥ `low`."
     def whole(text:str)->int:
+        import argparse
         try: v = int(text)
         except ValueError: raise argparse.ArgumentTypeError(f"expected a whole number; got {text!r}") from None
         if v < low: raise argparse.ArgumentTypeError(f"must be {'a positive whole number' if low == 1 else f'at least {low}'}; got {v}")
@@ -49,6 +55,7 @@ def _whole(low:int):
 def _number(low:float, high:float=None, open_ends:bool=True):
     "An argument type: a finite number above `low` (and below `high`), or from `low` (to `high`) with `open_ends=False`."
     def number(text:str)->float:
+        import argparse
         try: v = float(text)
         except ValueError: raise argparse.ArgumentTypeError(f"expected a number; got {text!r}") from None
         inside = (v > low if open_ends else v >= low) and (high is None or (v < high if open_ends else v <= high))
@@ -390,6 +397,7 @@ def _power(a, out)->int:
 # %% ../nbs/90_cli.ipynb #19608344
 def _tools(text:str)->list:
     "An argument type: comma-separated tools, each 'ours' or a preset's name."
+    import argparse
     from rankmetrics_nb.registry.conventions import CONVENTIONS
     names = [t.strip() for t in text.split(',') if t.strip()]
     bad = [t for t in names if t != 'ours' and t not in CONVENTIONS]

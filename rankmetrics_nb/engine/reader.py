@@ -4,7 +4,7 @@
 
 # %% ../../nbs/14_engine.reader.ipynb #e8b513bd
 from __future__ import annotations
-import gzip, os, re, stat, sys, threading, zlib
+import os, re, stat, sys, threading, zlib
 import numpy as np
 from .checks import EvalInputError
 from .ids import ID_LIMIT, fit_id
@@ -44,8 +44,7 @@ _STEP = 16 << 20    # bytes per read of a regular file (two threads read a large
 _PREADV = hasattr(os, 'preadv')
 
 def _read_regular(f, size:int, source:str)->np.ndarray:
-    """The `size` bytes of the regular file open as `f`, read into memory, by two threads for a large file. Not mapped: a
-    file cut short while it is mapped kills the process (SIGBUS). A file that changed while it was read is an error."""
+    "The `size` bytes of regular file `f` in memory (two threads for a large one), never mapped (SIGBUS if cut short); a change is an error."
     buf, fd, before = np.empty(size, np.uint8), f.fileno(), os.fstat(f.fileno())
     def fill(lo:int)->bool:
         hi, view = min(lo + _STEP, size), memoryview(buf)
@@ -149,6 +148,7 @@ def text_pieces(path, # a file of any kind, plain or gzip
             src = _Prefixed(head, f)
             while piece := _fill(src.read, size): yield piece
             return
+        import gzip                                          # a gzip file: imported when one is read
         gz = gzip.GzipFile(fileobj=_Prefixed(head, f), mode='rb')
         while True:
             try: piece = _fill(gz.read, size)

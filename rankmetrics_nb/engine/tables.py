@@ -4,7 +4,6 @@
 
 # %% ../../nbs/20_engine.tables.ipynb #24919cea
 from __future__ import annotations
-import html
 from dataclasses import dataclass, field
 import numpy as np
 from .checks import EvalInputError, check_number
@@ -16,6 +15,14 @@ __all__ = ['Cell', 'number_text', 'p_text', 'best_marks', 'win_tie_loss', 'Resul
            'significance_letters', 'interval_label', 'comparison_caption', 'comparison_table', 'win_tie_loss_table',
            'details_html', 'comparison_html', 'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows',
            'diversity_html', 'trec_eval_table', 'trec_eval_html', 'evaluation_html']
+
+# %% ../../nbs/20_engine.tables.ipynb #2888a348
+def _escape(s:str, # text for HTML
+            quote:bool=True, # also escape both quotes (for attribute values)
+           )->str:
+    "`html.escape`'s replacements, without importing `html` and its entity tables when a run is printed as text."
+    s = s.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;')
+    return s.replace('"', '&quot;').replace("'", '&#x27;') if quote else s
 
 # %% ../../nbs/20_engine.tables.ipynb #c2b9d92e
 @dataclass(frozen=True)
@@ -118,10 +125,10 @@ def _check_shape(t:ResultTable):
 # %% ../../nbs/20_engine.tables.ipynb #7e368a57
 def _html_cell(c:Cell)->str:
     "A `<td>`: the text escaped, bold, underlined, with its superscript; a name stays on one line."
-    s = html.escape(c.text)
+    s = _escape(c.text)
     if c.underline: s = f'<u>{s}</u>'
     if c.bold: s = f'<b>{s}</b>'
-    if c.sup: s += f'<sup>{html.escape(c.sup)}</sup>'
+    if c.sup: s += f'<sup>{_escape(c.sup)}</sup>'
     style = 'text-align:right' if c.number else 'text-align:left;white-space:nowrap'
     return f'<td style="{style}">{s}</td>'
 
@@ -130,18 +137,18 @@ def table_html(t:ResultTable, # the table
               )->str:
     "The table as HTML: a `<table>` with its caption on top, the notes under it."
     _check_shape(t)
-    th = lambda h, right: f'<th style="text-align:{"right" if right else "left"}">{html.escape(h)}</th>'
+    th = lambda h, right: f'<th style="text-align:{"right" if right else "left"}">{_escape(h)}</th>'
     head = ''.join(th(h, r) for h, r in zip(t.header, _number_columns(t)))
     body = ''.join('<tr>' + ''.join(map(_html_cell, r)) + '</tr>' for r in t.rows)
-    cap = f'<caption style="caption-side:top">{html.escape(t.caption)}</caption>' if t.caption else ''
-    notes = ''.join(f'<div class="note">{html.escape(n)}</div>' for n in t.notes)
+    cap = f'<caption style="caption-side:top">{_escape(t.caption)}</caption>' if t.caption else ''
+    notes = ''.join(f'<div class="note">{_escape(n)}</div>' for n in t.notes)
     table = f'<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
     return f'<div class="rankmetrics-table">{table}{notes}</div>'
 
 # %% ../../nbs/20_engine.tables.ipynb #8c5ac91d
 def _md_text(s:str)->str:
     "Text in a Markdown table, never markup: `&`, `<`, `>` as HTML entities, `|` escaped, line breaks as spaces."
-    return ' '.join(html.escape(s, quote=False).replace('|', '\\|').splitlines())
+    return ' '.join(_escape(s, quote=False).replace('|', '\\|').splitlines())
 
 def _md_cell(c:Cell)->str:
     "A pipe-table cell: the text escaped, `**bold**`, `<u>`, `<sup>`."
@@ -320,7 +327,7 @@ def details_html(summary:str, # the line shown while it is closed
                  inner:str, # the HTML inside
                 )->str:
     "A folded block of HTML (`<details>`)."
-    return f'<details><summary>{html.escape(summary)}</summary>{inner}</details>'
+    return f'<details><summary>{_escape(summary)}</summary>{inner}</details>'
 
 # %% ../../nbs/20_engine.tables.ipynb #f6ad462b
 def comparison_html(c, # a `Comparison`

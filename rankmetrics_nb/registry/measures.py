@@ -17,13 +17,13 @@ from ..metrics.trec.prefs import PREFS_FORMATS
 from .names import spellings, look_up, trec_head, close_readings, split_names
 
 # %% auto #0
-__all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 'SPELLINGS', 'P', 'R', 'F', 'Rprec', 'Success',
-           'RR', 'AP', 'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG',
-           'alpha_DCG', 'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat',
-           'Accuracy', 'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10',
-           'NERR11', 'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'trec_forms',
-           'nickname', 'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure', 'is_tool_measure',
-           'canonical', 'measure', 'registry_table']
+__all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP',
+           'DCG', 'nDCG', 'ERR', 'Judged', 'NumRet', 'NumRel', 'NumRelRet', 'NumQ', 'MAP', 'MRR', 'NDCG', 'alpha_DCG',
+           'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat', 'Accuracy',
+           'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11',
+           'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'trec_forms', 'nickname',
+           'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure', 'is_tool_measure', 'canonical',
+           'measure', 'registry_table']
 
 # %% ../../nbs/55_registry.measures.ipynb #db129d2f
 def _assemble(entries:list, # `MeasureDef`s, in the order the registry lists them
@@ -147,16 +147,26 @@ def _front_end_only(d:MeasureDef)->str:
 # %% ../../nbs/55_registry.measures.ipynb #89a4c162
 _NAME = re.compile(r'^\s*(?P<name>\w[\w\-.]*?)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<k>[^@()\s]+))?\s*$')
 
-SPELLINGS = spellings(REGISTRY)    # every tool's spellings of every entry, by spelling and by case/separator variant
+_SPELLINGS = []                     # the table, once built
+
+def _spellings():
+    "`SPELLINGS`, built the first time a name is looked up by its spelling (a trec_eval run reads its own names and never needs it)."
+    if not _SPELLINGS: _SPELLINGS.append(spellings(REGISTRY))
+    return _SPELLINGS[0]
+
+def __getattr__(name:str): # `SPELLINGS`: every tool's spellings of every entry, by spelling and by case/separator variant
+    "The module's table built on first use (PEP 562): `SPELLINGS`."
+    if name == 'SPELLINGS': return _spellings()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 def known_names()->list:
     "Every name the parser accepts as written, without parameters (a cutoff only where the name needs one): every tool's spellings."
-    rs = {s: _meanings_of(s) for s in SPELLINGS.exact}
+    rs = {s: _meanings_of(s) for s in _spellings().exact}
     return [s for s, r in rs.items() if r and not r.cut] + [f'{s}_10' for s, r in rs.items() if r and r.cut]
 
 def _meanings_of(s:str):
     "The one reading of the exact spelling `s` (None if it has several)."
-    rs = SPELLINGS.readings(s)
+    rs = _spellings().readings(s)
     return rs[0] if len(rs) == 1 else None
 
 # %% ../../nbs/55_registry.measures.ipynb #4dd1e9ef
@@ -175,8 +185,8 @@ def _suggestions(name:str, text:str)->list:
     m = _NAME.match(text)
     params, k = (m['params'], m['k']) if m else (None, None)
     head, cut = re.fullmatch(r'(.+?)[_.]?(\d+)', name).groups() if re.fullmatch(r'.+[_.]\d+', name) and not k else (name, None)
-    found = close_readings(SPELLINGS, head) if cut else []
-    if not found: found, cut = close_readings(SPELLINGS, name), None
+    found = close_readings(_spellings(), head) if cut else []
+    if not found: found, cut = close_readings(_spellings(), name), None
     return list(dict.fromkeys(_as_written(_ours(r), params, k or cut) for r in found))
 
 def _unknown(name:str, text:str)->EvalInputError:
@@ -189,7 +199,7 @@ def _trec_name(name:str, text:str):
     "(registry name, fixed parameters, cutoff) for a trec_eval name: `map`, `P_10`, `iprec_at_recall_0.50`; None if it is not one."
     forms = _trec_names()
     head, _, tail = name.rpartition('_')
-    f = forms.get(head) or forms.get(trec_head(SPELLINGS, head) or '')
+    f = forms.get(head) or forms.get(trec_head(_spellings(), head) or '')
     if f is None or f.cut is None: return None
     if f.params == 'long_cutoffs':
         if not tail.isdigit(): raise EvalInputError(f"{text!r}: the cutoff after {head}_ must be a positive whole number")
@@ -199,7 +209,7 @@ def _trec_name(name:str, text:str):
 # %% ../../nbs/55_registry.measures.ipynb #dda90c29
 def _resolve(name:str, text:str):
     "(registry name, fixed parameters, cutoff from the name, the trec_eval name that needs a cutoff or None) for a bare name."
-    r = look_up(SPELLINGS, name, text)
+    r = look_up(_spellings(), name, text)
     if r is not None: return r.measure, dict(r.fixed), None, (r.spelling if r.cut else None)
     found = _trec_name(name, text)
     if found is None: raise _unknown(name, text)

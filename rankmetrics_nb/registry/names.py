@@ -4,7 +4,7 @@
 
 # %% ../../nbs/51_registry.names.ipynb #f9c9ff51
 from __future__ import annotations
-import difflib, re
+import re
 from dataclasses import dataclass
 from ..engine.checks import EvalInputError
 from .measure_def import MeasureDef
@@ -152,7 +152,8 @@ def close_readings(index:Spellings, # from `spellings`
                    n:int=4, # at most this many readings
                   )->list:
     "The distinct readings of the spellings closest to `name` (compared by `spelling_key`), closest first."
-    keys = difflib.get_close_matches(spelling_key(name), list(index.loose), n=3 * n, cutoff=0.6)
+    from difflib import get_close_matches          # a bad name's suggestions: imported then
+    keys = get_close_matches(spelling_key(name), list(index.loose), n=3 * n, cutoff=0.6)
     return _meanings([r for key in keys for r in index.loose[key]])[:n]
 
 
