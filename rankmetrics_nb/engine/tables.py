@@ -16,7 +16,7 @@ __all__ = ['Cell', 'number_text', 'p_text', 'best_marks', 'win_tie_loss', 'Resul
            'details_html', 'comparison_html', 'grid_table', 'diversity_caption', 'diversity_grid', 'folded_rows',
            'diversity_html', 'trec_eval_table', 'trec_eval_html', 'evaluation_html']
 
-# %% ../../nbs/20_engine.tables.ipynb #2888a348
+# %% ../../nbs/20_engine.tables.ipynb #fd7c7747
 def _escape(s:str, # text for HTML
             quote:bool=True, # also escape both quotes (for attribute values)
            )->str:
