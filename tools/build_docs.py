@@ -104,6 +104,9 @@ def _jsonable(o):
     return str(o)
 
 
+_SHOW_MEMBER = re.compile(r"""show_doc\(\s*([A-Za-z_]\w*\.\w+)\s*(?:,\s*name\s*=\s*['"]([\w.]+)['"])?""")
+
+
 def process_notebook(path: str) -> dict:
     """Run nbdev's docs processors on the notebook at `path`.
     Returns {'cells': [...], 'metadata': {...}, 'frontmatter': {...}, 'warnings': [...]}"""
@@ -115,6 +118,9 @@ def process_notebook(path: str) -> dict:
     import docs_showdoc
     docs_showdoc.install()  # signatures without docments, a Type / Default / Details table, classes as classes
     nb = read_nb(path)
+    # members the notebook documents with a show_doc of their own are left out of their class's member list
+    docs_showdoc.EXPLICIT = {m[2] or m[1] for c in nb.cells if c.cell_type == 'code'
+                             for m in _SHOW_MEMBER.finditer(c.source or '')}
     argv, sys.argv = sys.argv, sys.argv[:1]  # executed cells must not see this script's options
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -927,11 +933,13 @@ def _first(x):
     return (x[0] if x else None) if isinstance(x, list) else x
 
 
-def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = False) -> list[Path]:
+def build(nbs: Path, out: Path, root: Path = REPO, jobs: int = 1, quiet: bool = False,
+          only: list[str] | None = None) -> list[Path]:
     """Build the site into a temporary sibling folder, then replace `out` with it (so a failed
     build leaves the previous site in place). Returns the pages written."""
     t0 = time.time()
     paths = notebook_paths(nbs)
+    if only: paths = [p for p in paths if any(o in p.name for o in only)]
     if not paths: raise SystemExit(f'No notebooks found in {nbs}')
     check_out(out)
     site = site_config(root, nbs)
@@ -1037,12 +1045,14 @@ def main(argv=None):
     ap.add_argument('--jobs', type=int, default=1, help='processes for the nbdev step: 1 (default, fastest for a few '
                     'notebooks) runs it in this process; N > 1 uses N spawned workers, as nbdev_proc_nbs does')
     ap.add_argument('--quiet', action='store_true', help='print only errors')
+    ap.add_argument('--only', nargs='+', default=None, metavar='NAME',
+                    help='build only the notebooks whose file name contains one of these strings (a draft of some pages)')
     args = ap.parse_args(argv)
     cfg = read_settings(REPO)
     nbs = Path(args.nbs).resolve() if args.nbs else REPO / cfg.get('nbs_path', 'nbs')
     out = Path(args.out).resolve() if args.out else REPO / cfg.get('doc_path', '_docs')
     os.chdir(REPO)  # nbdev finds settings.ini from the working directory
-    try: build(nbs, out, REPO, jobs=args.jobs, quiet=args.quiet)
+    try: build(nbs, out, REPO, jobs=args.jobs, quiet=args.quiet, only=args.only)
     except DocsBuildError as e: sys.exit(f'build_docs: error: {e}')
 
 

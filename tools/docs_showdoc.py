@@ -28,6 +28,7 @@ from fastcore.docments import docments
 from nbdev.showdoc import BasicMarkdownRenderer
 
 MAXLINE = 90  # signature lines are wrapped at this width
+PACKAGE = 'rankmetrics_nb'   # members inherited from this package's classes are listed with the class's own
 
 
 def _anno(a) -> str:
@@ -48,10 +49,26 @@ def _default(v) -> str:
 _re_field = re.compile(r'^\s+(\w+)\s*:[^#\n]*#\s*(.+?)\s*$')
 
 
+def _exported_twin(cls):
+    "The package's own class of the same name (show_doc runs on a copy the notebook's cell made, whose source is unknown)"
+    import importlib
+    try:
+        from rankmetrics_nb._modidx import d
+    except ImportError: return None
+    for mod, syms in d['syms'].items():
+        if f'{mod}.{cls.__qualname__}' in syms:
+            return getattr(importlib.import_module(mod), cls.__qualname__, None)
+    return None
+
+
 def _field_comments(cls) -> dict:
     "Trailing `# comment` of each annotated line in the class body (dataclass and named-tuple fields)"
     try: src = inspect.getsource(cls)
-    except (OSError, TypeError): return {}
+    except (OSError, TypeError):
+        twin = _exported_twin(cls)
+        if twin is None or twin is cls: return {}
+        try: src = inspect.getsource(twin)
+        except (OSError, TypeError): return {}
     return {m[1]: m[2] for line in src.splitlines() if (m := _re_field.match(line))}
 
 
@@ -142,18 +159,70 @@ def param_table(rows: list[dict]) -> str:
     return '\n'.join(out)
 
 
+def _property_rows(prop: property) -> list[dict]:
+    "A property's one row: what it returns (the getter's return annotation and docment)"
+    return [r for r in _rows_of_function(prop.fget) if r.get('returns')] if prop.fget else []
+
+
 def doc_parts(sym, name: str | None = None) -> tuple[str, str, list[dict]]:
-    "(signature, docstring, rows) of a function or class"
+    "(signature, docstring, rows) of a function, property or class"
     name = name or getattr(sym, '__name__', str(sym))
     doc = inspect.getdoc(sym) or ''
+    if isinstance(sym, property):
+        rows = _property_rows(sym)
+        typ = next((r['type'] for r in rows if r['type']), '')
+        return f"property {name}" + (f": {typ}" if typ else ''), doc, rows
     if inspect.isclass(sym):
-        bases = [b.__name__ for b in sym.__bases__ if b is not object]
+        # private bases (mixins that carry shared methods) and the dataclass decorator are plumbing: not shown
+        bases = [b.__name__ for b in sym.__bases__ if b is not object and not b.__name__.startswith('_')]
         rows = _rows_of_class(sym)
-        sig = ('@dataclass\n' if _is_dataclass(sym) else '') + f"class {name}" + (f"({', '.join(bases)})" if bases else '')
+        sig = f"class {name}" + (f"({', '.join(bases)})" if bases else '')
         if rows: sig += '\n' + _signature(name, rows)   # how to make one
         return sig, doc, rows
     rows = _rows_of_function(sym)
     return _signature(name, rows), doc, rows
+
+
+EXPLICIT: set[str] = set()   # `Class.member` names the notebook being rendered documents with a show_doc of their own
+
+
+def public_members(cls) -> list[tuple[str, object]]:
+    """The public methods and properties of `cls` a reader calls: its own and those of the package's classes it
+    inherits from (mixins included), in definition order; object's, tuple's and dataclass machinery left out"""
+    seen, out = set(), []
+    for klass in cls.__mro__:
+        if klass is object or not (klass.__module__ == cls.__module__ or klass.__module__.startswith(PACKAGE)): continue
+        for m, v in vars(klass).items():
+            if m.startswith('_') or m in seen: continue
+            if isinstance(v, (property, staticmethod, classmethod)) or inspect.isfunction(v):
+                seen.add(m)
+                out.append((m, v if isinstance(v, property) else getattr(cls, m)))
+    return out
+
+
+def _member_markdown(cls_name: str, member: str, sym, level: int) -> str:
+    "One member's entry: heading (id `Class.member`), signature, docstring and table"
+    name = f'{cls_name}.{member}'
+    sig, doc, rows = doc_parts(sym, name)
+    out = f"{'#' * level} {name} {{#{name} .doc-symbol}}\n\n```python\n{sig}\n```\n\n"
+    if doc: out += re.sub(r'^(\s*)(.+)', r'\1*\2*', doc, count=1) + '\n\n'
+    return out + param_table(rows) + '\n\n'
+
+
+def members_markdown(cls, cls_name: str, level: int = 4) -> str:
+    "Entries of the public members of `cls` not documented on their own (`EXPLICIT`), under a small heading"
+    ms = [(m, v) for m, v in public_members(cls) if f'{cls_name}.{m}' not in EXPLICIT]
+    if not ms or issubclass(cls, BaseException): return ''
+    return '\n\n' + ''.join(_member_markdown(cls_name, m, v, level) for m, v in ms)
+
+
+def _as_property(sym):
+    "nbdev hands a property's getter to the renderer: the property again (its class's attribute), else `sym`"
+    import sys
+    owner, _, attr = getattr(sym, '__qualname__', '').rpartition('.')
+    cls = getattr(sys.modules.get(getattr(sym, '__module__', None) or ''), owner, None) if owner and '.' not in owner else None
+    prop = vars(cls).get(attr) if inspect.isclass(cls) else None
+    return prop if isinstance(prop, property) and prop.fget is sym else sym
 
 
 def _markdown(self) -> str:
@@ -161,13 +230,16 @@ def _markdown(self) -> str:
     from nbdev.doclinks import NbdevLookup
     out = '---\n\n'
     src = NbdevLookup().code(self.fn)
+    if src: src = re.sub(r'#LNone$', '', src)   # (a property's getter: nbdev finds no line)
     if src: out += f'[source]({src}){{target="_blank" .doc-source style="float:right; font-size:smaller"}}\n\n'
     out += f"{'#' * self.title_level} {self.nm} {{#{self.nm} .doc-symbol}}\n\n"  # id: the exact name (the page adds nbdev's lower-case one)
-    try: sig, doc, rows = doc_parts(self.sym, self.nm)
+    try: sig, doc, rows = doc_parts(_as_property(self.sym), self.nm)
     except Exception: return out + f'```python\n{self.dm}\n```' + (f'\n\n*{self.docs}*' if self.docs else '')
     out += f'```python\n{sig}\n```\n\n'
     if doc: out += re.sub(r'^(\s*)(.+)', r'\1*\2*', doc, count=1) + '\n\n'
-    return out + param_table(rows)
+    out += param_table(rows)
+    if inspect.isclass(self.sym): out += members_markdown(self.sym, self.nm, min(self.title_level + 1, 6))
+    return out
 
 
 class DocsRenderer(BasicMarkdownRenderer):
