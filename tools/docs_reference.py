@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 import rankmetrics_nb as pkg
 
 _TEST_CALL = re.compile(r'^(test_\w+|test_fail|assert_\w+)$')
-_TEST_CTX = re.compile(r'ExceptionExpected|raises|warns|catch_warnings')
+_TEST_CTX = re.compile(r'ExceptionExpected|\braises\b|\bwarns\b')
 
 
 def _is_test(stmt) -> bool:
@@ -26,7 +26,7 @@ def _is_test(stmt) -> bool:
         n = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ''
         return bool(_TEST_CALL.match(n))
     if isinstance(stmt, ast.With):
-        return any(_TEST_CTX.search(ast.unparse(i.context_expr)) for i in stmt.items) and all(map(_is_test, stmt.body))
+        return any(_TEST_CTX.search(ast.unparse(i.context_expr)) for i in stmt.items) or all(map(_is_test, stmt.body))
     if isinstance(stmt, (ast.For, ast.If)):
         return all(map(_is_test, stmt.body)) and all(map(_is_test, stmt.orelse))
     return False
@@ -119,13 +119,13 @@ def report(site: Path) -> dict:
     funcs = [n for n in pkg.__all__ if inspect.isfunction(getattr(pkg, n))]
     classes = [n for n in pkg.__all__ if inspect.isclass(getattr(pkg, n))]
     mem = public_members()
-    named = set(pkg.__all__) | {f'{a}.{b}' for a, b in mem}
-    rows = [(n, r) for n, es in E.items() if n in named for e in es for r in e['rows'] if r[0] != 'Returns']
+    rows = [(n, r) for n, es in E.items() for e in es for r in e['rows'] if r[0] != 'Returns']
+    returns = [(n, r) for n, es in E.items() for e in es for r in e['rows'] if r[0] == 'Returns']
     good_ex = lambda e: e['example'] and e['example']['output'] and e['example']['tests'] < e['example']['lines']
     per = visible_code(site)
     tot, tst = sum(v[0] for v in per.values()), sum(v[1] for v in per.values())
     return dict(
-        rows=len(rows), undescribed=[f'{n}:{r[0]}' for n, r in rows if not r[2]], untyped=[f'{n}:{r[0]}' for n, r in rows if not r[1]],
+        rows=len(rows), returns=len(returns), returns_undescribed=[n for n, r in returns if not r[2]], undescribed=[f'{n}:{r[0]}' for n, r in rows if not r[2]], untyped=[f'{n}:{r[0]}' for n, r in rows if not r[1]],
         functions=funcs, no_entry=[n for n in pkg.__all__ if n not in E],
         no_returns=[n for n in funcs if not any(r[0] == 'Returns' for e in E.get(n, []) for r in e['rows'])],
         no_example=[n for n in funcs if not any(good_ex(e) for e in E.get(n, []))],
@@ -137,13 +137,14 @@ def report(site: Path) -> dict:
 def _main():
     site = Path(sys.argv[1] if len(sys.argv) > 1 else "_docs")
     r = report(site)
-    print(f"param rows {r['rows']}: described {1 - len(r['undescribed']) / r['rows']:.3f}, typed {1 - len(r['untyped']) / r['rows']:.3f}")
+    print(f"param rows {r['rows']}: described {1 - len(r['undescribed']) / r['rows']:.3f}, typed {1 - len(r['untyped']) / r['rows']:.3f}; "
+          f"Returns rows {r['returns']}: described {1 - len(r['returns_undescribed']) / max(r['returns'], 1):.3f}")
     nf = len(r['functions'])
     print(f"functions {nf}: Returns {1 - len(r['no_returns']) / nf:.3f}, example {1 - len(r['no_example']) / nf:.3f}; no entry {r['no_entry']}")
     print(f"members {len(r['members'])}: with entry {1 - len(r['no_member_entry']) / len(r['members']):.3f}")
     print(f"visible code lines {r['visible']}, tests {r['test_lines']} = {r['test_lines'] / r['visible']:.3f}")
     if '-v' in sys.argv:
-        for k in ('no_returns', 'no_example', 'classes_no_example', 'no_member_entry', 'undescribed', 'untyped'): print(k, r[k])
+        for k in ('no_returns', 'no_example', 'classes_no_example', 'no_member_entry', 'undescribed', 'untyped', 'returns_undescribed'): print(k, r[k])
         print(sorted(((v[1], k, v[0]) for k, v in r['per_page'].items()), reverse=True))
 
 
