@@ -216,6 +216,35 @@ def members_markdown(cls, cls_name: str, level: int = 4) -> str:
     return '\n\n' + ''.join(_member_markdown(cls_name, m, v, level) for m, v in ms)
 
 
+def _home_module(name: str) -> str | None:
+    "The package module that exports `name` (from the package's `_modidx`), or None"
+    try: from rankmetrics_nb._modidx import d
+    except ImportError: return None
+    return next((mod for mod, syms in d['syms'].items() if f'{mod}.{name}' in syms), None)
+
+
+# neighbours in other modules, for names whose module exports no other public name (or whose closest kin live elsewhere)
+NEIGHBOURS = {'evaluate': ('evaluation', 'evaluate_batch', 'evaluate_runs', 'compare', 'Evaluation', 'diagnose'),
+              'evaluate_runs': ('evaluate', 'compare', 'Store'), 'sort_run': ('read_run', 'evaluate'),
+              'rbp': ('err', 'ndcg', 'average_precision'), 'prepare_run': ('read_run', 'evaluate', 'evaluate_batch'),
+              'trec_eval': ('TrecEvalResult', 'evaluate', 'compat'), 'adjust_pvalues': ('compare', 'Comparison'),
+              'Leaderboard': ('Store', 'compare'), 'evaluate_batch': ('evaluate', 'BatchEvaluation', 'ndcg'),
+              'compare': ('evaluate', 'reconcile_measures', 'Store'), 'reconcile_measures': ('compare', 'Reconciliation')}
+
+
+def see_also(name: str, most: int = 6) -> str:
+    """For a name of the package's public API: its neighbours, the other public names its module exports, as linked
+    code (`a`, `b`); '' for anything else"""
+    import importlib
+    try: root = importlib.import_module(PACKAGE)
+    except ImportError: return ''
+    public = set(getattr(root, '__all__', ()))
+    if name not in public or (mod := _home_module(name)) is None: return ''
+    names = [n for n in getattr(importlib.import_module(mod), '__all__', ()) if n in public and n != name]
+    names += [n for n in NEIGHBOURS.get(name, ()) if n in public and n not in names]
+    return ', '.join(f'`{n}`' for n in names[:most])
+
+
 def _as_property(sym):
     "nbdev hands a property's getter to the renderer: the property again (its class's attribute), else `sym`"
     import sys
@@ -238,6 +267,7 @@ def _markdown(self) -> str:
     out += f'```python\n{sig}\n```\n\n'
     if doc: out += re.sub(r'^(\s*)(.+)', r'\1*\2*', doc, count=1) + '\n\n'
     out += param_table(rows)
+    if (also := see_also(self.nm)): out += f'\n\n*See also:* {also}'
     if inspect.isclass(self.sym): out += members_markdown(self.sym, self.nm, min(self.title_level + 1, 6))
     return out
 
