@@ -5,6 +5,7 @@
 # %% ../../nbs/32_metrics.average_precision.ipynb #fc89c088
 from __future__ import annotations
 import numpy as np
+from collections.abc import Sequence
 from ..engine.checks import EvalInputError, check_k, check_rel, check_choice
 from ..engine.kit import (Batch, Mean, check_n_rel, cells_or_matrix, as_result, query_mean, safe_ratio,
                                        sum_in_rank_order, hit_cells, tie_groups, item_weights)
@@ -78,13 +79,13 @@ def _weighted_ap(labels, rows:np.ndarray, cols:np.ndarray, n:int, k, W:np.ndarra
     return safe_ratio(_precision_sum(rows[top], cols[top], n, w[top]), D)
 
 # %% ../../nbs/32_metrics.average_precision.ipynb #1ef75e49
-def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                       k:int=None, # the cutoff, for AP@k; None for the whole list
-                      *, n_rel=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
-                      rel=1, # the lowest grade counted as relevant
+                      *, n_rel:int|Sequence|None=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
+                      rel:float=1, # the lowest grade counted as relevant
                       denominator:str='n_rel', # "n_rel" (R, trec_eval), "retrieved" (relevant in the top k, torchmetrics) or "min_n_rel_k" (min(R, k), Spark)
-                      weights=None, # each document's weight, shaped like the labels, scaling its precision term (TF-Ranking); None: a batch's own, else 1
-                     ): # a float for one list, else one value per query
+                      weights:Sequence|np.ndarray|None=None, # each document's weight, shaped like the labels, scaling its precision term (TF-Ranking); None: a batch's own, else 1
+                     )->float|np.ndarray: # AP@k, in [0, 1]: a float for one list, else one value per query
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
     cells, m, (n, _), single = cells_or_matrix(labels)              # a batch's judged cells, or the label matrix
     denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
@@ -105,10 +106,10 @@ def average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D
     return as_result(ap, single)
 
 # %% ../../nbs/32_metrics.average_precision.ipynb #6185ce65
-def mean_average_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def mean_average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                            k:int=None, # the cutoff, for MAP@k; None for whole lists
-                           *, n_rel=None, # R per query (one, or one per query); None as in `average_precision`
-                           rel=1, # the lowest grade counted as relevant
+                           *, n_rel:int|Sequence|None=None, # R per query (one, or one per query); None as in `average_precision`
+                           rel:float=1, # the lowest grade counted as relevant
                            denominator:str='n_rel', # "n_rel", "retrieved" or "min_n_rel_k", as in `average_precision`
                           )->Mean: # the mean over all queries (each counted, 0 when it has no relevant document)
     "MAP (or MAP@k): the mean of `average_precision` over the queries."

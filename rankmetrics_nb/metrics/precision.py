@@ -5,6 +5,7 @@
 # %% ../../nbs/30_metrics.precision.ipynb #38b179c4
 from __future__ import annotations
 import numpy as np
+from collections.abc import Sequence
 from ..engine.checks import EvalInputError, check_k, check_number, check_rel
 from ..engine.kit import (Batch, label_matrix, check_n_rel, as_result, safe_ratio, tie_groups,
                                        judged_cells, hit_cells, sum_in_rank_order)
@@ -61,11 +62,11 @@ def _any_found(labels, hit:np.ndarray, k:int|None)->np.ndarray:
     return sum_in_rank_order(g.first(hit)[:, :check_k(k)])
 
 # %% ../../nbs/30_metrics.precision.ipynb #de95a149
-def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
               k:int=None, # cutoff; None divides by the length of each list (set precision)
-              *, rel=1, # the lowest grade that counts as relevant (> 0)
+              *, rel:float=1, # the lowest grade that counts as relevant (> 0)
               adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
-             ):
+             )->float|np.ndarray: # P@k: a float for one list, else one value per query, in [0, 1]
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
     hits = _listed_hits(labels, rel)
     m, hit, single = _relevance(labels, rel) if hits is None else (None, None, False)
@@ -77,11 +78,11 @@ def precision(labels, # grades in rank order: one list, a NaN-padded 2-D array o
     return as_result(safe_ratio(_found(_chance(labels, hit), k) if hits is None else _hits_within(hits, len(labels), k), n), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #06510b5b
-def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def recall(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
            k:int=None, # cutoff; None is the whole list
-           *, n_rel=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
-           rel=1, # the lowest grade that counts as relevant (> 0)
-          ):
+           *, n_rel:int|Sequence|None=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
+           rel:float=1, # the lowest grade that counts as relevant (> 0)
+          )->float|np.ndarray: # R@k: a float for one list, else one value per query, in [0, 1]
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
     if (hits := _listed_hits(labels, rel)) is not None:
         n, k = len(labels), check_k(k)
@@ -90,12 +91,12 @@ def recall(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
     return as_result(safe_ratio(_found(_chance(labels, hit), k), _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #73f49e44
-def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def f_measure(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
               k:int=None, # cutoff; None is the whole list (trec_eval's set_F)
-              *, n_rel=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
+              *, n_rel:int|Sequence|None=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
               beta:float=1.0, # recall counts beta² times as much as precision (> 0)
-              rel=1, # the lowest grade that counts as relevant (> 0)
-             ):
+              rel:float=1, # the lowest grade that counts as relevant (> 0)
+             )->float|np.ndarray: # F_β@k: a float for one list, else one value per query, in [0, 1]
     "F_β@k, the weighted harmonic mean of P@k and R@k: (1+β²)PR/(β²P+R), 0 when both are 0."
     m, hit, single = _relevance(labels, rel)
     with np.errstate(over='ignore'):    # β → 0 makes β⁻² infinite: w = 0, F = P
@@ -105,10 +106,10 @@ def f_measure(labels, # grades in rank order: one list, a NaN-padded 2-D array o
     return as_result(safe_ratio(_found(_chance(labels, hit), k), w * _n_rel(labels, n_rel, hit.sum(axis=1), rel, single) + (1 - w) * n), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #dbe745c8
-def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                *, n_rel=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
-                rel=1, # the lowest grade that counts as relevant (> 0)
-               ):
+def r_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                *, n_rel:int|Sequence|None=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
+                rel:float=1, # the lowest grade that counts as relevant (> 0)
+               )->float|np.ndarray: # P@R: a float for one list, else one value per query, in [0, 1]
     "Precision at rank R = `n_rel` (which equals recall there); 0 when the query has no relevant document."
     if (hits := _listed_hits(labels, rel)) is not None:
         r = _n_rel(labels, n_rel, _hits_within(hits, len(labels), None), rel, False)
@@ -119,21 +120,21 @@ def r_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array
     return as_result(safe_ratio(_found(in_top_r, None), r), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #206ddf42
-def success(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def success(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
             k:int=None, # cutoff; None is the whole list
-            *, rel=1, # the lowest grade that counts as relevant (> 0)
-           ):
+            *, rel:float=1, # the lowest grade that counts as relevant (> 0)
+           )->float|np.ndarray: # 1.0 or 0.0 (a chance under ties='expected'): a float for one list, else one value per query
     "1 if a relevant document is in the top `k`, else 0 (trec_eval's success_k, ranx's hit rate)."
     if (hits := _listed_hits(labels, rel)) is not None: return (_hits_within(hits, len(labels), check_k(k)) > 0).astype(np.float64)
     m, hit, single = _relevance(labels, rel)
     return as_result(_any_found(labels, hit, k), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #85ac309c
-def fall_out(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def fall_out(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
              k:int=None, # cutoff; None is the whole list
-             *, n_nonrel=None, # non-relevant documents of each query (scalar or per query); None: those in the list
-             rel=1, # the lowest grade that counts as relevant (> 0)
-            ):
+             *, n_nonrel:int|Sequence|None=None, # non-relevant documents of each query (scalar or per query); None: those in the list
+             rel:float=1, # the lowest grade that counts as relevant (> 0)
+            )->float|np.ndarray: # FallOut@k: a float for one list, else one value per query, in [0, 1]
     "FallOut@k: the share of the query's non-relevant documents that appear in the top `k` (0 when there are none)."
     m, hit, single = _relevance(labels, rel)
     miss = ~np.isnan(m) & ~hit
@@ -141,12 +142,12 @@ def fall_out(labels, # grades in rank order: one list, a NaN-padded 2-D array of
     return as_result(safe_ratio(_found(_chance(labels, miss), k), N), single)   # ties='expected': each rank's chance of a miss
 
 # %% ../../nbs/30_metrics.precision.ipynb #39ac3fdc
-def recall_at_fixed_precision(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def recall_at_fixed_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                               max_k:int=None, # the largest cutoff considered; None is the whole list
                               *, min_precision:float=0.0, # the precision floor p_min, in [0, 1]
-                              n_rel=None, # relevant documents of each query (scalar or per query), 'listed' for those in the list; None for a `Batch`
-                              rel=1, # the lowest grade that counts as relevant (> 0)
-                             ):
+                              n_rel:int|Sequence|str|None=None, # relevant documents of each query (scalar or per query), 'listed' for those in the list; None for a `Batch`
+                              rel:float=1, # the lowest grade that counts as relevant (> 0)
+                             )->float|np.ndarray: # the best recall: a float for one list, else one value per query, in [0, 1]
     "The largest R@k over k ≤ `max_k` with P@k ≥ `min_precision` (0 if none)."
     m, hit, single = _relevance(labels, rel)
     floor = check_number(min_precision, 'min_precision', 'the precision floor', low=0, high=1)
@@ -156,10 +157,10 @@ def recall_at_fixed_precision(labels, # grades in rank order: one list, a NaN-pa
     return as_result(safe_ratio(np.where(ok, found, 0).max(axis=1, initial=0), R), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #2006e927
-def precision_recall_curve(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def precision_recall_curve(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                            max_k:int=None, # the largest cutoff K; None: the longest list
-                           *, n_rel=None, # relevant documents of each query (scalar or per query), 'listed' for those in the list; None for a `Batch`
-                           rel=1, # the lowest grade counted as relevant (> 0)
+                           *, n_rel:int|Sequence|str|None=None, # relevant documents of each query (scalar or per query), 'listed' for those in the list; None for a `Batch`
+                           rel:float=1, # the lowest grade counted as relevant (> 0)
                            adaptive_k:bool=False, # divide by min(k, list length) instead of k
                           )->tuple: # (P, R): (queries × K) P@k and R@k for k = 1 … K
     "Every query's P@k and R@k for k = 1 … K, as torchmetrics' RetrievalPrecisionRecallCurve (past a list's end, P@k divides by k)."
@@ -171,6 +172,7 @@ def precision_recall_curve(labels, # grades in rank order: one list, a NaN-padde
     ks = np.arange(1, K + 1)
     return safe_ratio(found, np.minimum(ks, n[:, None]) if adaptive_k else ks), safe_ratio(found, R[:, None])
 
+# %% ../../nbs/30_metrics.precision.ipynb #5c7b614d
 def best_recall_at_precision(P:np.ndarray, # (queries × K) P@k, from `precision_recall_curve`
                              R:np.ndarray, # (queries × K) R@k
                              min_precision:float, # the precision floor, in [0, 1]

@@ -5,6 +5,7 @@
 # %% ../../nbs/31_metrics.reciprocal_rank.ipynb #e3d013c0
 from __future__ import annotations
 import numpy as np
+from collections.abc import Sequence
 from ..engine.checks import EvalInputError, check_rel, check_choice, check_k
 from ..engine.kit import (Batch, Mean, label_matrix, top_k, as_result, query_mean, tie_groups,
                                        cells_or_matrix, item_weights, safe_ratio, sum_in_rank_order)
@@ -74,11 +75,11 @@ def _first_chance(labels, m:np.ndarray, rel:float, by:str):
     return None if g is None else g.first(_targets(labels, m, m, rel, by))
 
 # %% ../../nbs/31_metrics.reciprocal_rank.ipynb #5f3a8100
-def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff: only the top k ranks count; None reads the whole list
                     *, rel:float=1, # the lowest grade counted as relevant
                     by:str='first', # "first": the first relevant document; "most_relevant": the first with the query's highest grade
-                   ): # a float for one list, else one value per query
+                   )->float|np.ndarray: # RR@k, in [0, 1]: a float for one list, else one value per query
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
     by, rel = check_choice(by, 'by', _BY), check_rel(rel)
     cells, m, _, single = cells_or_matrix(labels)                 # a batch's judged cells, or the label matrix
@@ -88,7 +89,7 @@ def reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D a
     return as_result(_inverse(_first_rank(_targets(labels, m, top_k(m, k), rel, by))), single)
 
 # %% ../../nbs/31_metrics.reciprocal_rank.ipynb #e9b1de95
-def mean_reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def mean_reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                          k:int=None, # the cutoff: only the top k ranks count; None reads the whole list
                          *, rel:float=1, # the lowest grade counted as relevant
                          by:str='first', # "first" or "most_relevant", as in `reciprocal_rank`
@@ -107,9 +108,9 @@ def mean_reciprocal_rank(labels, # grades in rank order: one list, a NaN-padded 
     return query_mean(rr, keep=rr > 0 if unanswered == 'skip' else None)
 
 # %% ../../nbs/31_metrics.reciprocal_rank.ipynb #55f92d9d
-def average_relevance_position(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                               *, weights=None, # each document's weight, shaped like the labels (TF-Ranking); None: a batch's own, else 1
-                              ): # a float for one list, else one value per query
+def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                               *, weights:Sequence|np.ndarray|None=None, # each document's weight, shaped like the labels (TF-Ranking); None: a batch's own, else 1
+                              )->float|np.ndarray: # ARP, ≥ 1 (0 without a positive label): a float for one list, else one value per query
     "ARP: the ranks of the documents averaged with their labels (times their weights) as weights; 0 when no label is positive."
     m, single = label_matrix(labels)
     G = np.where(np.isnan(m), 0.0, np.maximum(m, 0.0))               # padding and negative labels weigh nothing
