@@ -18,7 +18,6 @@ TIED_LABELS = {
     'ignored': "pairs with equal labels are left out (the share of correctly ordered pairs with different labels; ROC AUC for 0/1 labels)",
 }
 
-
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #547c1b64
 def _row_totals(rows:np.ndarray, values:np.ndarray, n_rows:int)->np.ndarray:
     "Exact int64 sums of `values` per row, for items grouped by the non-decreasing `rows`."
