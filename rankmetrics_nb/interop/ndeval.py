@@ -128,7 +128,7 @@ def diversity_table(qrels:str|os.PathLike|Qrels, # diversity judgements (`topic 
                     queries:str=None, # "run" or "qrels" (ndeval -c): which topics the mean divides by; None: the preset's
                     depth:int=None, # cut every ranking at this depth first (ndeval -M); None: the preset's (no cut)
                     cutoffs:tuple=None, # the k of the cut measures; None: the preset's (5, 10, 20)
-                   )->DiversityTable:
+                   )->DiversityTable: # every run topic's values, the means and the settings in force
     "Every measure of the preset for every run topic, and the means, as ndeval computes and prints them."
     p = dict(DIVERSITY_PRESETS[check_choice(preset, 'preset', DIVERSITY_PRESETS)])
     p.update({k: v for k, v in dict(alpha=alpha, beta=beta, ties=ties, queries=queries, depth=depth, cutoffs=cutoffs).items() if v is not None})
