@@ -12,7 +12,7 @@ from ..engine.kit import Mean, SubtopicBatch
 from ..engine.reader import read_bytes
 from ..engine.inputs import Qrels, Run, read_qrels, read_run, id_bytes, ids_text, id_at
 from ..engine.joins import join_subtopics
-from ..engine.tables import Tabled, diversity_grid, diversity_html
+from ..engine.tables import ResultTable, Tabled, diversity_grid, diversity_html
 from ..metrics.diversity import (check_alpha, check_beta, err_ia, nerr_ia, alpha_dcg, alpha_ndcg, nrbp,
                                               nnrbp, map_ia, p_ia, strec)
 
@@ -84,22 +84,32 @@ class DiversityTable(Tabled):
         "One measure's per-topic values."
         if measure not in self.measures: raise KeyError(f"{measure!r}; the measures are: {', '.join(self.measures)}")
         return self.values[:, self.measures.index(measure)]
-    def to_csv(self)->str:
+    def to_csv(self)->str: # ndeval's CSV text: the header, one line per topic, the amean line
         "The table as ndeval's CSV output (values with 6 decimals, a last row `amean`)."
         line = lambda topic, v: ','.join([self.runid, topic] + [f'{x:.6f}' for x in v])
         rows = [line(t, v) for t, v in zip(self.topics, self.values)] + [line('amean', [self.mean[m] for m in self.measures])]
         return '\n'.join([','.join(['runid', 'topic'] + self.measures)] + rows) + '\n'
-    def to_frame(self):
+    def to_frame(self)->object: # a pandas DataFrame: index the topics, one column per measure
         "The per-topic values as a pandas DataFrame (index: topic; one column per measure). Needs pandas."
         import pandas as pd
         return pd.DataFrame(self.values, index=pd.Index(self.topics, name='topic'), columns=self.measures)
-    def table(self, digits:int=4, label:str=None):
+    def table(self,
+              digits:int=4, # decimals of the means
+              label:str|None=None, # the LaTeX label of the table, e.g. 'tab:diversity'; None: no label
+             )->ResultTable: # the means: one row per measure, one column per cutoff
         "The means as a `engine.tables.ResultTable`: a grid with one row per measure and one column per cutoff."
         t = diversity_grid(self, digits); t.label = label
         return t
     def _repr_html_(self)->str: return diversity_html(self)
     def __repr__(self):
         return f"DiversityTable({self.runid}: {len(self.topics)} topics × {len(self.measures)} measures, preset {self.preset!r}, mean over {self.n_averaged})"
+
+# %% ../../nbs/77_interop.ndeval.ipynb #37b63b72
+def _report(self:DiversityTable)->str: # the report, its first line naming the order of the run
+    "What was evaluated and what was left out; its first line names the order (`ties='rank'`: the run's rank column)."
+    return self.batch.report()
+
+DiversityTable.report = _report
 
 # %% ../../nbs/77_interop.ndeval.ipynb #3fa6ba4c
 def _run_tag(run)->str:
@@ -109,16 +119,16 @@ def _run_tag(run)->str:
     return fields[5].decode('utf-8', 'replace') if len(fields) > 5 else 'run'
 
 # %% ../../nbs/77_interop.ndeval.ipynb #97a28a2a
-def diversity_table(qrels, # diversity judgements (`topic subtopic docno judgment`): a path, DataFrame or `Qrels`
-                    run, # the run: a path, DataFrame or `Run`
+def diversity_table(qrels:str|os.PathLike|Qrels, # diversity judgements (`topic subtopic docno judgment`): a path, DataFrame or `Qrels`
+                    run:str|os.PathLike|Run, # the run: a path, DataFrame or `Run`
                     preset:str='ndeval', # the conventions, a key of `DIVERSITY_PRESETS`
-                    alpha=None, # redundancy intolerance (ndeval -alpha); None: the preset's
-                    beta=None, # NRBP's patience (ndeval -beta); None: the preset's
+                    alpha:float|None=None, # redundancy intolerance (ndeval -alpha); None: the preset's
+                    beta:float|None=None, # NRBP's patience (ndeval -beta); None: the preset's
                     ties:str=None, # "rank" (ndeval's default) or "traditional" (-traditional, join's "double"), "trec", "input"; None: the preset's
                     queries:str=None, # "run" or "qrels" (ndeval -c): which topics the mean divides by; None: the preset's
                     depth:int=None, # cut every ranking at this depth first (ndeval -M); None: the preset's (no cut)
                     cutoffs:tuple=None, # the k of the cut measures; None: the preset's (5, 10, 20)
-                   )->DiversityTable:
+                   )->DiversityTable: # every run topic's values, the means and the settings in force
     "Every measure of the preset for every run topic, and the means, as ndeval computes and prints them."
     p = dict(DIVERSITY_PRESETS[check_choice(preset, 'preset', DIVERSITY_PRESETS)])
     p.update({k: v for k, v in dict(alpha=alpha, beta=beta, ties=ties, queries=queries, depth=depth, cutoffs=cutoffs).items() if v is not None})
@@ -143,10 +153,3 @@ def diversity_table(qrels, # diversity judgements (`topic subtopic docno judgmen
                           mean={m: Mean(v, divisor, skipped) for m, v in zip(names, means)}, n_averaged=divisor,
                           preset=preset, settings=dict(p, alpha=alpha, beta=beta, ties=ties, queries=queries, cutoffs=cutoffs),
                           batch=b)
-
-# %% ../../nbs/77_interop.ndeval.ipynb #9ee6a83c
-def _report(self:DiversityTable)->str:
-    "What was evaluated and what was left out; its first line names the order (`ties='rank'`: the run's rank column)."
-    return self.batch.report()
-
-DiversityTable.report = _report

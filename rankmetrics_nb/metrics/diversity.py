@@ -4,6 +4,7 @@
 
 # %% ../../nbs/35_metrics.diversity.ipynb #da32036a
 from __future__ import annotations
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, permutations
 import numpy as np
 from ..engine.checks import EvalInputError, check_k, check_number, check_choice
@@ -14,13 +15,14 @@ __all__ = ['SEARCHES', 'NORMALISE', 'check_alpha', 'check_beta', 'subtopic_matri
            'err_ia', 'nerr_ia', 'nrbp', 'nnrbp', 'map_ia', 'p_ia', 'strec']
 
 # %% ../../nbs/35_metrics.diversity.ipynb #162fc9e6
-def check_alpha(alpha, # the redundancy intolerance α
-               )->float:
+def check_alpha(alpha:float, # the redundancy intolerance α
+               )->float: # `alpha` itself, as a Python float
     "`alpha` as a float, or an error unless it is in [0, 1]."
     return check_number(alpha, 'alpha', 'a subtopic seen c times before still gains (1 - alpha)**c', low=0, high=1)
 
-def check_beta(beta, # NRBP's patience β
-              )->float:
+# %% ../../nbs/35_metrics.diversity.ipynb #1982674c
+def check_beta(beta:float, # NRBP's patience β
+              )->float: # `beta` itself, as a Python float
     "`beta` as a float, or an error unless it is in [0, 1]."
     return check_number(beta, 'beta', "NRBP's patience: the chance of reading on to the next rank", low=0, high=1)
 
@@ -51,8 +53,8 @@ def _tensor(x, name:str)->tuple:
     return a >= 1, (~pad).sum(axis=1), single
 
 # %% ../../nbs/35_metrics.diversity.ipynb #c42d85c5
-def subtopic_matrix(documents, # each ranked document's subtopics (an iterable of names), in rank order
-                    subtopics=None, # the subtopic names in column order; None: in order of first appearance
+def subtopic_matrix(documents:Iterable, # each ranked document's subtopics (an iterable of names), in rank order
+                    subtopics:Sequence|None=None, # the subtopic names in column order; None: in order of first appearance
                    )->tuple: # (the documents × subtopics 0/1 matrix, the subtopic names)
     "A 0/1 documents × subtopics matrix from lists of subtopic names, with the names of its columns."
     docs = [list(d) for d in documents]
@@ -200,9 +202,9 @@ def _ideal_ideal(S:np.ndarray, alpha:float, kq:np.ndarray, discount:np.ndarray)-
     return S * w[np.minimum(kq, len(discount))]
 
 # %% ../../nbs/35_metrics.diversity.ipynb #a0068911
-def alpha_gains(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
-                *, alpha=0.5, # redundancy intolerance in [0, 1]
-               ): # the gain at every rank: one row for one query, else a (queries × ranks) matrix
+def alpha_gains(subtopics:np.ndarray|list|SubtopicBatch, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
+                *, alpha:float=0.5, # redundancy intolerance in [0, 1]
+               )->np.ndarray: # the gain at every rank: one row for one query, else a (queries × ranks) matrix
     "The novelty-discounted gain g(r) = Σ_s J(d_r, s)(1 − α)^{c_s(r)} of the document at every rank."
     J, _, _, single = _inputs(subtopics, None)
     g = _gains(J, check_alpha(alpha))
@@ -226,14 +228,14 @@ NORMALISE = {
     'ideal-ideal': "divided by the same sum for a list whose every document is relevant to every subtopic (ndeval)",
 }
 
-def alpha_dcg(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
+def alpha_dcg(subtopics:np.ndarray|list|SubtopicBatch, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
               k:int=None, # the cutoff; None for the whole ranking
-              *, alpha=0.5, # redundancy intolerance in [0, 1]
-              ideal=None, # the judged documents' matrix, which fixes S for "ideal-ideal"; None: the ranked documents
+              *, alpha:float=0.5, # redundancy intolerance in [0, 1]
+              ideal:np.ndarray|list|None=None, # the judged documents' matrix, which fixes S for "ideal-ideal"; None: the ranked documents
               normalise:str='none', # "none" (Clarke et al.) or "ideal-ideal" (ndeval's alpha-DCG column)
-              discount='log2', # "log2" (1/log2(r+1)), "reciprocal" (1/r) or a callable rank -> weight (TF-Ranking's rank_discount_fn)
-              weights=None, # each document's weight (queries × ranks), scaling its gain (TF-Ranking); None: a batch's own, else 1
-             ): # a float for one query, else one value per query
+              discount:str|Callable='log2', # "log2" (1/log2(r+1)), "reciprocal" (1/r) or a callable rank -> weight (TF-Ranking's rank_discount_fn)
+              weights:np.ndarray|list|None=None, # each document's weight (queries × ranks), scaling its gain (TF-Ranking); None: a batch's own, else 1
+            )->float|np.ndarray: # a float for one query, else one value per query
     "α-DCG@k: the novelty-discounted gains g(r), each times its document's weight, summed with the discount (1/log2(r+1) by default)."
     J, n, I, single = _inputs(subtopics, ideal)
     alpha, kq, normalise = check_alpha(alpha), _cutoffs(k, n), check_choice(normalise, 'normalise', NORMALISE)
@@ -253,23 +255,23 @@ def _against_ideal(subtopics, k, alpha, ideal, search, kind, beta=None)->tuple:
     best = _ideal_gains(I, alpha, steps, disc, search)
     return safe_ratio(_discounted(J, alpha, kq, disc), _upto(best * disc[:steps], np.full(len(J), steps))), single
 
-def alpha_ndcg(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
+def alpha_ndcg(subtopics:np.ndarray|list|SubtopicBatch, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
                k:int=None, # the cutoff; None for the whole ranking (and an uncut ideal)
-               *, alpha=0.5, # redundancy intolerance in [0, 1]
-               ideal=None, # the judged documents' matrix (candidates of the ideal ranking, ties to the earlier row); None: the ranked documents
+               *, alpha:float=0.5, # redundancy intolerance in [0, 1]
+               ideal:np.ndarray|list|None=None, # the judged documents' matrix (candidates of the ideal ranking, ties to the earlier row); None: the ranked documents
                search:str='greedy', # how the ideal ranking is found: "greedy" (ndeval) or "exact" (every order; small candidate sets only)
-              ): # a float for one query, else one value per query
+             )->float|np.ndarray: # a float for one query, else one value per query
     "α-nDCG@k: α-DCG@k divided by the α-DCG@k of the ideal ranking of the judged documents."
     v, single = _against_ideal(subtopics, k, alpha, ideal, search, 'log')
     return as_result(v, single)
 
 # %% ../../nbs/35_metrics.diversity.ipynb #23c2a01d
-def err_ia(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
+def err_ia(subtopics:np.ndarray|list|SubtopicBatch, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
            k:int=None, # the cutoff; None for the whole ranking
-           *, alpha=0.5, # redundancy intolerance in [0, 1]: the chance a document relevant to the user's subtopic satisfies them
-           ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+           *, alpha:float=0.5, # redundancy intolerance in [0, 1]: the chance a document relevant to the user's subtopic satisfies them
+           ideal:np.ndarray|list|None=None, # the judged documents' matrix, which fixes S; None: the ranked documents
            normalise:str='ideal-ideal', # "ideal-ideal" (ndeval's ERR-IA) or "none" (Chapelle et al.'s probability)
-          ): # a float for one query, else one value per query
+         )->float|np.ndarray: # a float for one query, else one value per query
     "ERR-IA@k: intent-aware expected reciprocal rank, Σ g(r)/r, normalised as ndeval does by default."
     J, n, I, single = _inputs(subtopics, ideal)
     alpha, kq, normalise = check_alpha(alpha), _cutoffs(k, n), check_choice(normalise, 'normalise', NORMALISE)
@@ -278,36 +280,38 @@ def err_ia(subtopics, # a documents × subtopics matrix in rank order (one query
     v = safe_ratio(v, _ideal_ideal(S, alpha, kq, disc)) if normalise == 'ideal-ideal' else safe_ratio(alpha * v, S)
     return as_result(v, single)
 
-def nerr_ia(subtopics, # as for `err_ia`
+# %% ../../nbs/35_metrics.diversity.ipynb #8177b0d3
+def nerr_ia(subtopics:np.ndarray|list|SubtopicBatch, # as for `err_ia`
             k:int=None, # the cutoff; None for the whole ranking (and an uncut ideal)
-            *, alpha=0.5, # redundancy intolerance in [0, 1]
-            ideal=None, # the judged documents' matrix (candidates of the ideal ranking); None: the ranked documents
+            *, alpha:float=0.5, # redundancy intolerance in [0, 1]
+            ideal:np.ndarray|list|None=None, # the judged documents' matrix (candidates of the ideal ranking); None: the ranked documents
             search:str='greedy', # "greedy" (ndeval) or "exact"
-           ): # a float for one query, else one value per query
+          )->float|np.ndarray: # a float for one query, else one value per query
     "nERR-IA@k: Σ g(r)/r over the same sum for the ideal ranking of the judged documents."
     v, single = _against_ideal(subtopics, k, alpha, ideal, search, 'rank')
     return as_result(v, single)
 
 # %% ../../nbs/35_metrics.diversity.ipynb #e49f0915
-def nrbp(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
+def nrbp(subtopics:np.ndarray|list|SubtopicBatch, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
          k:int=None, # a cutoff; None (ndeval) for the whole ranking
-         *, alpha=0.5, # redundancy intolerance in [0, 1]
-         beta=0.5, # patience in [0, 1]: the chance of reading on to the next rank
-         ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
-        ): # a float for one query, else one value per query
+         *, alpha:float=0.5, # redundancy intolerance in [0, 1]
+         beta:float=0.5, # patience in [0, 1]: the chance of reading on to the next rank
+         ideal:np.ndarray|list|None=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+       )->float|np.ndarray: # a float for one query, else one value per query
     "NRBP: novelty- and rank-biased precision, (1 − (1 − α)β)/S · Σ_r β^(r−1) g(r)."
     J, n, I, single = _inputs(subtopics, ideal)
     alpha, beta, kq = check_alpha(alpha), check_beta(beta), _cutoffs(k, n)
     v = _discounted(J, alpha, kq, _discount('geometric', J.shape[1], beta))
     return as_result(safe_ratio((1 - (1 - alpha) * beta) * v, _n_subtopics(I)), single)
 
-def nnrbp(subtopics, # as for `nrbp`
+# %% ../../nbs/35_metrics.diversity.ipynb #f23747d8
+def nnrbp(subtopics:np.ndarray|list|SubtopicBatch, # as for `nrbp`
           k:int=None, # a cutoff; None (ndeval) for the whole ranking and an uncut ideal
-          *, alpha=0.5, # redundancy intolerance in [0, 1]
-          beta=0.5, # patience in [0, 1]
-          ideal=None, # the judged documents' matrix (candidates of the ideal ranking); None: the ranked documents
+          *, alpha:float=0.5, # redundancy intolerance in [0, 1]
+          beta:float=0.5, # patience in [0, 1]
+          ideal:np.ndarray|list|None=None, # the judged documents' matrix (candidates of the ideal ranking); None: the ranked documents
           search:str='greedy', # "greedy" (ndeval) or "exact"
-         ): # a float for one query, else one value per query
+        )->float|np.ndarray: # a float for one query, else one value per query
     "nNRBP: NRBP divided by the NRBP of the ideal ranking of the judged documents."
     v, single = _against_ideal(subtopics, k, alpha, ideal, search, 'geometric', check_beta(beta))
     return as_result(v, single)
@@ -318,10 +322,10 @@ def _within(J:np.ndarray, kq:np.ndarray)->np.ndarray:
     return J & (np.arange(J.shape[1]) < kq[:, None])[:, :, None]
 
 # %% ../../nbs/35_metrics.diversity.ipynb #f0790117
-def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
+def map_ia(subtopics:np.ndarray|list|SubtopicBatch, # a documents × subtopics matrix in rank order (one query), a NaN-padded queries × ranks × subtopics array, or a `SubtopicBatch`
            k:int=None, # a cutoff; None (ndeval) for the whole ranking
-           *, ideal=None, # the judged documents' matrix, which gives R_s and S; None: the ranked documents
-          ): # a float for one query, else one value per query
+           *, ideal:np.ndarray|list|None=None, # the judged documents' matrix, which gives R_s and S; None: the ranked documents
+        )->float|np.ndarray: # a float for one query, else one value per query
     "MAP-IA: the average precision of each subtopic (over its R_s judged relevant documents), averaged over the S subtopics."
     J, n, I, single = _inputs(subtopics, ideal)
     Jk = _within(J, _cutoffs(k, n))
@@ -330,21 +334,21 @@ def map_ia(subtopics, # a documents × subtopics matrix in rank order (one query
     return as_result(safe_ratio(safe_ratio(total, I.sum(axis=1)).sum(axis=1), _n_subtopics(I)), single)
 
 # %% ../../nbs/35_metrics.diversity.ipynb #de39860d
-def p_ia(subtopics, # as for `map_ia`
+def p_ia(subtopics:np.ndarray|list|SubtopicBatch, # as for `map_ia`
          k:int=None, # the cutoff; None divides by the length of each ranking
-         *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+         *, ideal:np.ndarray|list|None=None, # the judged documents' matrix, which fixes S; None: the ranked documents
          adaptive_k:bool=False, # divide by min(k, documents ranked)·S instead of k·S (TF-Ranking's PrecisionIAMetric)
-        ): # a float for one query, else one value per query
+      )->float|np.ndarray: # a float for one query, else one value per query
     "P-IA@k: relevant (document, subtopic) pairs in the top k, divided by k·S (or min(k, n)·S)."
     J, n, I, single = _inputs(subtopics, ideal)
     kq = _cutoffs(k, n)
     return as_result(safe_ratio(_upto(J.sum(axis=2).astype(np.float64), kq), (np.minimum(kq, n) if adaptive_k else kq) * _n_subtopics(I)), single)
 
 # %% ../../nbs/35_metrics.diversity.ipynb #944f3b38
-def strec(subtopics, # as for `map_ia`
+def strec(subtopics:np.ndarray|list|SubtopicBatch, # as for `map_ia`
           k:int=None, # the cutoff; None for the whole ranking
-          *, ideal=None, # the judged documents' matrix, which fixes S; None: the ranked documents
-         ): # a float for one query, else one value per query
+          *, ideal:np.ndarray|list|None=None, # the judged documents' matrix, which fixes S; None: the ranked documents
+       )->float|np.ndarray: # a float for one query, else one value per query
     "strec@k, subtopic recall: the share of the S subtopics covered by the top k documents."
     J, n, I, single = _inputs(subtopics, ideal)
     return as_result(safe_ratio(_within(J, _cutoffs(k, n)).any(axis=1).sum(axis=1), _n_subtopics(I)), single)

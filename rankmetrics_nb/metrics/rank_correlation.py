@@ -18,8 +18,6 @@ TIED_LABELS = {
     'ignored': "pairs with equal labels are left out (the share of correctly ordered pairs with different labels; ROC AUC for 0/1 labels)",
 }
 
-
-
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #547c1b64
 def _row_totals(rows:np.ndarray, values:np.ndarray, n_rows:int)->np.ndarray:
     "Exact int64 sums of `values` per row, for items grouped by the non-decreasing `rows`."
@@ -101,11 +99,11 @@ def _share(agree:np.ndarray, total:np.ndarray, nonempty:np.ndarray)->np.ndarray:
     return np.divide(agree, total, out=nonempty.astype(np.float64), where=total > 0)
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #de7c94a4
-def rank_correlation(labels, # grades in the model's rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                     *, weights=None, # pair weights ≥ 0: n × n (or queries × n × n), [i, j] with i < j weighs ranks i+1 and j+1; None: all 1
+def rank_correlation(labels:np.ndarray|list|Batch, # grades in the model's rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                     *, weights:np.ndarray|list|None=None, # pair weights ≥ 0: n × n (or queries × n × n), [i, j] with i < j weighs ranks i+1 and j+1; None: all 1
                      tied_labels:str='concordant', # pairs with equal labels: "concordant" (Liu's RC) or "ignored" (left out)
                      no_pairs:float=None, # the value of a list without a counted pair; None: 1 for a non-empty list, 0 for an empty one
-                    ): # a float for one list, else one value per query
+                   )->float|np.ndarray: # a float for one list, else one value per query
     "Liu's RC: the share of pair weight on which the model's order agrees with the best ideal ranking."
     refuse_expected(labels, 'rank_correlation', "RC is a share of pair weight, and a pair's weight depends on the ranks both "
                     "documents take; its expectation over tied orders is not computed here")
@@ -129,9 +127,9 @@ def _rank_scores(labels, m:np.ndarray, scores)->np.ndarray:
     return np.broadcast_to(-np.arange(m.shape[1], dtype=np.float64), m.shape)
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #b82b6ebb
-def ordered_pairs(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                  *, scores=None, # the documents' scores in rank order, shaped like the labels; None: a batch's, else falling with the rank
-                  weights=None, # each document's weight; a pair weighs its more relevant document's (TF-Ranking); None: a batch's, else 1
+def ordered_pairs(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                  *, scores:np.ndarray|list|None=None, # the documents' scores in rank order, shaped like the labels; None: a batch's, else falling with the rank
+                  weights:np.ndarray|list|None=None, # each document's weight; a pair weighs its more relevant document's (TF-Ranking); None: a batch's, else 1
                  )->tuple: # (right, pairs): per list, the weight of the strictly right pairs and of all pairs with different labels
     "OPA's pair counts: the pairs with different labels whose more relevant document scores strictly higher, and all of them."
     m, single = label_matrix(labels)
@@ -146,11 +144,11 @@ def ordered_pairs(labels, # grades in rank order: one list, a NaN-padded 2-D arr
     return (right[0], total[0]) if single else (right, total)
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #257f134c
-def ordered_pair_accuracy(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                          *, scores=None, # the documents' scores in rank order; None: a batch's, else falling with the rank
-                          weights=None, # each document's weight (a pair weighs its more relevant document's); None: a batch's, else 1
+def ordered_pair_accuracy(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                          *, scores:np.ndarray|list|None=None, # the documents' scores in rank order; None: a batch's, else falling with the rank
+                          weights:np.ndarray|list|None=None, # each document's weight (a pair weighs its more relevant document's); None: a batch's, else 1
                           no_pairs:float=0.0, # the value of a list without a pair of different labels (TF-Ranking, Rax: 0)
-                         ): # a float for one list, else one value per query
+                        )->float|np.ndarray: # a float for one list, else one value per query
     "OPA: the share of (weighted) pairs with different labels whose more relevant document scores strictly higher."
     right, total = ordered_pairs(labels, scores=scores, weights=weights)
     v = safe_ratio(right, total, fill=check_number(no_pairs, 'no_pairs', 'the value of a list without a pair'))
@@ -194,10 +192,10 @@ def _kendall_counts(x:np.ndarray, y:np.ndarray)->dict:
     return dict(n=n, P=P, S=P - tx - ty + txy - 2 * discordant, tx=tx, ty=ty, m=np.minimum(dx, dy))
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #d68c2d07
-def kendall_tau(x, # scores of n items: one list, or a 2-D array of lists (NaN pads the end of a row)
-                y, # the other scores of the same items, the same shape and padding as x
+def kendall_tau(x:np.ndarray|list, # scores of n items: one list, or a 2-D array of lists (NaN pads the end of a row)
+                y:np.ndarray|list, # the other scores of the same items, the same shape and padding as x
                 *, variant:str='b', # "a" (τ-a), "b" (τ-b, adjusted for ties; scipy's default) or "c" (Stuart's τ-c)
-               ): # a float for one pair of lists, else one value per row; NaN where undefined
+              )->float|np.ndarray: # a float for one pair of lists, else one value per row; NaN where undefined
     "Kendall's rank correlation between x and y: concordant minus discordant pairs, normalised by `variant`."
     variant = check_choice(variant, 'variant', VARIANTS)
     x, y, single = _paired_scores(x, y)
@@ -215,11 +213,11 @@ def _relevant_split(labels, k, rel)->tuple:
     hit = mk >= check_rel(rel)
     return mk, hit, ~np.isnan(mk) & ~hit, single
 
-def accuracy(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def accuracy(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
              k:int=None, # the cutoff; None reads the whole list
-             *, rel=1, # the lowest grade counted as relevant
+             *, rel:int|float=1, # the lowest grade counted as relevant
              unanswered:str='zero', # a list without a relevant document in the top k: "zero" scores 0, "skip" gives no value (NaN; ir_measures)
-            ): # a float for one list, else one value per query
+           )->float|np.ndarray: # a float for one list, else one value per query
     "ir_measures' Accuracy@k: the share of (relevant, non-relevant) pairs in the top k with the relevant document above."
     mk, hit, miss, single = _relevant_split(labels, k, rel)
     R, N = hit.sum(axis=1), miss.sum(axis=1)
@@ -254,12 +252,12 @@ def _at(cum:np.ndarray, where:np.ndarray)->np.ndarray:
     return np.where(where >= 0, np.take_along_axis(cum, np.maximum(where, 0), axis=1), 0)
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #65aa63cf
-def auroc(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def auroc(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
           k:int=None, # the cutoff: only the top k documents are scored; None reads the whole list
-          *, rel=1, # the lowest grade counted as relevant
+          *, rel:int|float=1, # the lowest grade counted as relevant
           max_fpr:float=None, # the standardised partial area up to this false-positive rate, in (0, 1]; None: the whole area
-          scores=None, # the documents' scores in rank order (for ties), shaped like the labels; None: a `Batch`'s ties, or none
-         ): # a float for one list, else one value per query
+          scores:np.ndarray|list|None=None, # the documents' scores in rank order (for ties), shaped like the labels; None: a `Batch`'s ties, or none
+        )->float|np.ndarray: # a float for one list, else one value per query
     "torchmetrics' retrieval AUROC@k: the ROC area of the scores against binary relevance in the top k (0 without both classes)."
     mk, pos, neg, single = _relevant_split(labels, k, rel)
     mx = 1.0 if max_fpr is None else check_number(max_fpr, 'max_fpr', 'the largest false-positive rate of the partial area', low=0, high=1, open_low=True)
@@ -298,11 +296,11 @@ def _ideal_positions(m:np.ndarray, # grades in rank order (queries × ranks), Na
     return np.where(good, higher + same.reshape(q, L) + 1, 0)
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #d5454d7f
-def compat(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def compat(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
            *, p:float=0.95, # persistence of rank-biased overlap, in (0, 1)
            normalize:bool=True, # divide by the ideal ranking's own RBO (ir_measures' default), else plain RBO
-           ideal=None, # every judged grade of each query (one list, or NaN-padded rows); None: a `Batch`'s, or the listed grades
-          ): # a float for one list, else one value per query
+           ideal:np.ndarray|list|None=None, # every judged grade of each query (one list, or NaN-padded rows); None: a `Batch`'s, or the listed grades
+         )->float|np.ndarray: # a float for one list, else one value per query
     "Compatibility: rank-biased overlap between the ranking and the ideal ranking of the documents with grade > 0."
     m, single = label_matrix(labels)
     p = check_number(p, 'p', 'the persistence of rank-biased overlap', low=0, high=1, open_low=True)
