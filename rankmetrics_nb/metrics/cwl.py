@@ -45,8 +45,8 @@ def _binary_gains(labels, rel, max_depth)->tuple:
     return (m >= check_rel(rel)).astype(np.float64)[:, :N], _list_lengths(m, N), N, single
 
 # %% ../../nbs/37_metrics.cwl.ipynb #f8d40488
-def cwl_weights(C, # continuation probabilities C_1…C_N: one list, or one row per query
-               ): # W_1…W_N, the shape of `C`
+def cwl_weights(C:list|np.ndarray, # continuation probabilities C_1…C_N: one list, or one row per query
+               )->np.ndarray: # W_1…W_N, the shape of `C`
     r"The C/W/L weights $W_i = \prod_{j<i} C_j / \sum_{i'} \prod_{j<i'} C_j$ (the last $C$ is not used)."
     try: c = np.asarray(C, np.float64)
     except (TypeError, ValueError): raise EvalInputError("C must be numbers: continuation probabilities in rank order") from None
@@ -83,11 +83,11 @@ def _suffix_sums(t:np.ndarray, # terms of ranks 1…M, in the last axis
     return out
 
 # %% ../../nbs/37_metrics.cwl.ipynb #3990c518
-def rbp(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def rbp(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         *, p:float=0.8, # persistence: the chance of reading on, in [0, 1)
-        rel=1, # the lowest grade counted as relevant (gain 1)
+        rel:float=1, # the lowest grade counted as relevant (gain 1)
         max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-       ): # a float for one list, else one value per query
+       )->float|np.ndarray: # a float for one list, else one value per query
     r"RBP as cwl_eval computes it: $C_i = p$, binary gains, weights normalised over $N$ ranks."
     p = check_number(p, 'p', 'the persistence', low=0, high=1)
     if p == 1: raise EvalInputError("p must be below 1 (the persistence; p = 1 would read forever)")
@@ -119,12 +119,12 @@ def _telescoped(c, # the constant of C_i = ((i + c - 1)/(i + c))²: one, or one 
     return (n + c) ** 2 * S[back.reshape(c.shape), n - lo]
 
 # %% ../../nbs/37_metrics.cwl.ipynb #cd2ffa03
-def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def insq(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          *, T:float=1.0, # the gain the user expects to need (> 0)
-         min_rel=0, # the grade of gain 0
-         max_rel=None, # the grade of gain 1 (the top of the scale); required
+         min_rel:float=0, # the grade of gain 0
+         max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
          max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-        ): # a float for one list, else one value per query
+        )->float|np.ndarray: # a float for one list, else one value per query
     r"INSQ: $C_i = ((i + 2T - 1)/(i + 2T))^2$."
     T = _check_T(T)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
@@ -133,12 +133,12 @@ def insq(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     return as_result(_expected_utility(C, g, n, _telescoped(2 * T, n, N)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #087ee94f
-def inst(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def inst(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          *, T:float=1.0, # the gain the user wants (> 0)
-         min_rel=0, # the grade of gain 0
-         max_rel=None, # the grade of gain 1 (the top of the scale); required
+         min_rel:float=0, # the grade of gain 0
+         max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
          max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-        ): # a float for one list, else one value per query
+        )->float|np.ndarray: # a float for one list, else one value per query
     r"INST: $C_i = ((i + T + T_i - 1)/(i + T + T_i))^2$ with $T_i = T - \sum_{j \le i} g_j$."
     T = _check_T(T)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
@@ -149,13 +149,13 @@ def inst(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     return as_result(_expected_utility(((x - 1) / x) ** 2, g, n, _telescoped(2 * T - total, n, N)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #66eab260
-def bpm(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def bpm(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int|None, # K, the documents the user is willing to read (the cutoff); None: no limit
         *, T:float=1.0, # the gain the user wants
-        min_rel=0, # the grade of gain 0
-        max_rel=None, # the grade of gain 1 (the top of the scale); required
+        min_rel:float=0, # the grade of gain 0
+        max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
         max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-       ): # a float for one list, else one value per query
+       )->float|np.ndarray: # a float for one list, else one value per query
     r"Static BPM: read on while $\sum_{j \le i} g_j < T$ and $i < K$; the mean gain of the ranks read."
     T = check_number(T, 'T', 'the gain the user wants')
     K = check_k(k)
@@ -172,12 +172,12 @@ def _required_k(k)->int:
     return check_k(k)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #61829530
-def nerr8(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def nerr8(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
           k:int, # the cutoff: the user reads at most k ranks
-          *, min_rel=0, # the grade of gain 0
-          max_rel=None, # the grade of gain 1 (the top of the scale); required
+          *, min_rel:float=0, # the grade of gain 0
+          max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
           max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-         ): # a float for one list, else one value per query
+         )->float|np.ndarray: # a float for one list, else one value per query
     r"NERR (Eq. 8): $C_i = (1 - g_i)[i < k]$."
     k = _required_k(k)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
@@ -185,12 +185,12 @@ def nerr8(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
     return as_result(_expected_utility((1 - g) * (_ranks(1, L) < k), g, n, np.maximum(0, min(N, k) - n)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #a86672b1
-def nerr9(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def nerr9(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
           k:int, # the cutoff: the user reads at most k ranks
-          *, min_rel=0, # the grade of gain 0
-          max_rel=None, # the grade of gain 1 (the top of the scale); required
+          *, min_rel:float=0, # the grade of gain 0
+          max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
           max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-         ): # a float for one list, else one value per query
+         )->float|np.ndarray: # a float for one list, else one value per query
     r"NERR (Eq. 9): $C_i = \frac{i}{i+1}(1 - g_i)[i < k]$."
     k = _required_k(k)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
@@ -201,24 +201,24 @@ def nerr9(labels, # grades in rank order: one list, a NaN-padded 2-D array of li
     return as_result(_expected_utility(i / (i + 1) * (1 - g) * (i < k), g, n, tail), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #9dd02b4f
-def nerr10(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def nerr10(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
            *, p:float=0.9, # persistence, in [0, 1]
-           min_rel=0, # the grade of gain 0
-           max_rel=None, # the grade of gain 1 (the top of the scale); required
+           min_rel:float=0, # the grade of gain 0
+           max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
            max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-          ): # a float for one list, else one value per query
+          )->float|np.ndarray: # a float for one list, else one value per query
     r"NERR (Eq. 10): $C_i = p(1 - g_i)$."
     p = check_number(p, 'p', 'the persistence', low=0, high=1)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
     return as_result(_expected_utility(p * (1 - g), g, n, _geometric(p, N - n)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #f2d8dabe
-def nerr11(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def nerr11(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
            *, T:float=1.0, # the gain the user expects to need (> 0), as in INSQ
-           min_rel=0, # the grade of gain 0
-           max_rel=None, # the grade of gain 1 (the top of the scale); required
+           min_rel:float=0, # the grade of gain 0
+           max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
            max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-          ): # a float for one list, else one value per query
+          )->float|np.ndarray: # a float for one list, else one value per query
     r"NERR (Eq. 12, ir_measures' NERR11): $C_i = ((i + 2T - 1)/(i + 2T))^2 (1 - g_i)$."
     T = _check_T(T)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)
@@ -226,12 +226,12 @@ def nerr11(labels, # grades in rank order: one list, a NaN-padded 2-D array of l
     return as_result(_expected_utility(_insq_c(_ranks(1, L), T) * (1 - g), g, n, _telescoped(2 * T, n, N)), single)
 
 # %% ../../nbs/37_metrics.cwl.ipynb #7e40ac9d
-def sdcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def sdcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          k:int, # the cutoff
-         *, min_rel=0, # the grade of gain 0
-         max_rel=None, # the grade of gain 1 (the top of the scale); required
+         *, min_rel:float=0, # the grade of gain 0
+         max_rel:float|None=None, # the grade of gain 1 (the top of the scale); required
          max_depth:int=1000, # N, the ranks the user model covers (cwl_eval's --max_depth)
-        ): # a float for one list, else one value per query
+        )->float|np.ndarray: # a float for one list, else one value per query
     r"Scaled DCG@k: $\sum_{i \le k} g_i/\log_2(i+1)$ over $\sum_{i \le k} 1/\log_2(i+1)$ (C/W/L: $C_i = \log_2(i+1)/\log_2(i+2)$, $i < k$)."
     k = _required_k(k)
     g, n, N, single = _scaled_gains(labels, min_rel, max_rel, max_depth)

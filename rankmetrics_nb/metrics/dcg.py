@@ -4,7 +4,7 @@
 
 # %% ../../nbs/33_metrics.dcg.ipynb #48847a49
 from __future__ import annotations
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 import numpy as np
 from ..engine.checks import EvalInputError, check_k, is_real
 from ..engine.kit import (Batch, top_k, as_result, apply_preset, same_setting, tie_groups,
@@ -247,13 +247,13 @@ def _top_sum(labels, # what the metric was given (its tie groups, if any)
     return _cells_sum((rows, cols, G), (shape[0], _width(shape, k)), w, what)
 
 # %% ../../nbs/33_metrics.dcg.ipynb #b354077e
-def cumulative_gain(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def cumulative_gain(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                     k:int=None, # the cutoff; None for the whole list
-                    *, gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
-                    rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
-                    max_grade=None, # None (default): any grade; a number: a larger grade is an error
+                    *, gain:str|Mapping|Callable|None=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
+                    rel:float|None=None, # None (default): every grade earns its gain; a number: grades below it earn 0
+                    max_grade:float|None=None, # None (default): any grade; a number: a larger grade is an error
                     preset:str=None, # a key of `DCG_PRESETS`, which fixes the conventions above
-                   ): # a float for one list, else one value per query
+                   )->float|np.ndarray: # a float for one list, else one value per query
     "CG@k: the gains of the top `k` documents, added up, whatever their order."
     s = _settings(preset, gain=gain, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); k = check_k(k)
@@ -277,16 +277,16 @@ def _ideal_weights(labels, weights, source)->np.ndarray|None:
                          "evaluate_batch (which carries them), or ideal='returned'")
 
 # %% ../../nbs/33_metrics.dcg.ipynb #7bb2a369
-def dcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def dcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff; None for the whole list
-        *, gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
-        discount=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
-        base=None, # the logarithm's base of discount="jk" (default 2); ranks below it are not discounted
-        rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
-        max_grade=None, # None (default): any grade; a number: a larger grade is an error
+        *, gain:str|Mapping|Callable|None=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
+        discount:str|Callable|None=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
+        base:float|None=None, # the logarithm's base of discount="jk" (default 2); ranks below it are not discounted
+        rel:float|None=None, # None (default): every grade earns its gain; a number: grades below it earn 0
+        max_grade:float|None=None, # None (default): any grade; a number: a larger grade is an error
         preset:str=None, # a key of `DCG_PRESETS`, which fixes the conventions above
-        weights=None, # each document's weight, shaped like the labels, scaling its gain (TF-Ranking, Rax); None: a batch's own, else 1
-       ): # a float for one list, else one value per query
+        weights:list|np.ndarray|None=None, # each document's weight, shaped like the labels, scaling its gain (TF-Ranking, Rax); None: a batch's own, else 1
+       )->float|np.ndarray: # a float for one list, else one value per query
     "DCG@k: the gain of each of the top `k` documents times the discount weight of its rank, added up."
     s = _settings(preset, gain=gain, discount=discount, base=base, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
@@ -355,17 +355,17 @@ def _cutoff_list(k)->tuple:
     return [check_k(x) for x in k], True
 
 # %% ../../nbs/33_metrics.dcg.ipynb #c72cabb3
-def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-         k:int=None, # the cutoff; None for the whole list; a list of cutoffs gives one column each
-         *, ideal=None, # "judged" (a Batch's default), "returned" (a list's default), "returned_top_k", or the judged grades (array)
-         gain=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
-         discount=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
-         base=None, # the logarithm's base of discount="jk" (default 2); ranks below it are not discounted
-         rel=None, # None (default): every grade earns its gain; a number: grades below it earn 0
-         max_grade=None, # None (default): any grade; a number: a larger grade is an error
+def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+         k:int|list|None=None, # the cutoff; None for the whole list; a list of cutoffs gives one column each
+         *, ideal:str|list|np.ndarray|None=None, # "judged" (a Batch's default), "returned" (a list's default), "returned_top_k", or the judged grades (array)
+         gain:str|Mapping|Callable|None=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
+         discount:str|Callable|None=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
+         base:float|None=None, # the logarithm's base of discount="jk" (default 2); ranks below it are not discounted
+         rel:float|None=None, # None (default): every grade earns its gain; a number: grades below it earn 0
+         max_grade:float|None=None, # None (default): any grade; a number: a larger grade is an error
          preset:str=None, # a key of `DCG_PRESETS` ("trec_eval", "gdeval", "sklearn"), which fixes the conventions above
-         weights=None, # each document's weight, shaped like the labels, scaling its gain (the ideal ranks by weighted gain); None: a batch's own, else 1
-        ): # a float for one list, else one value per query (one column per cutoff); 0 where the ideal DCG is 0
+         weights:list|np.ndarray|None=None, # each document's weight, shaped like the labels, scaling its gain (the ideal ranks by weighted gain); None: a batch's own, else 1
+        )->float|np.ndarray: # a float for one list, else one value per query (one column per cutoff); 0 where the ideal DCG is 0
     "nDCG@k: DCG@k divided by the DCG@k of the ideal ranking (0 when that is 0)."
     s = _settings(preset, gain=gain, discount=discount, base=base, ideal=ideal, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); ks, many = _cutoff_list(k)
@@ -386,9 +386,9 @@ def ndcg(labels, # grades in rank order: one list, a NaN-padded 2-D array of lis
     return (v[0] if single else v) if many else as_result(v[:, 0], single)
 
 # %% ../../nbs/33_metrics.dcg.ipynb #8efdd8d1
-def pwa(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def pwa(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff n; None for the whole list
-       ): # a float for one list, else one value per query
+       )->float|np.ndarray: # a float for one list, else one value per query
     "PWA@k: the labels of the top k averaged with weights 1/r, over the ranks that hold a document (0 for an empty list)."
     m, single = label_matrix(labels)
     L = _tie_mean(labels, np.nan_to_num(m))[:, :check_k(k)]          # ties='expected': each group's mean label
@@ -397,21 +397,23 @@ def pwa(labels, # grades in rank order: one list, a NaN-padded 2-D array of list
 
 # %% ../../nbs/33_metrics.dcg.ipynb #c6cbd34b
 def gain_values(grades:np.ndarray, # grades (any shape; no NaN)
-                gain='linear', # "linear", "exp", a {grade: gain} mapping or a callable
-               )->np.ndarray:
+                gain:str|Mapping|Callable='linear', # "linear", "exp", a {grade: gain} mapping or a callable
+               )->np.ndarray: # the gain of each grade, shaped like `grades`
     "The gain of each grade, as `dcg` gives it (negative grades gain 0)."
     _check_gain(gain)
     g = np.asarray(grades, np.float64)
     return _gain_values(g.ravel(), gain).reshape(g.shape)
 
+# %% ../../nbs/33_metrics.dcg.ipynb #29f18049
 def discount_weights(n:int, # how many ranks
-                     discount='log2', # "log2", "jk" or a callable rank -> weight
-                     base=None, # the logarithm's base of "jk" (default 2)
-                    )->np.ndarray:
+                     discount:str|Callable='log2', # "log2", "jk" or a callable rank -> weight
+                     base:float|None=None, # the logarithm's base of "jk" (default 2)
+                    )->np.ndarray: # w_1 … w_n, a 1-D array that never increases
     "The discount weights w_1 … w_n of ranks 1 … n, as `dcg` applies them."
     return _weights(n, discount, _check_discount(discount, base))
 
+# %% ../../nbs/33_metrics.dcg.ipynb #42b609ad
 def ideal_gains(gains:np.ndarray, # (queries × documents) gains of each query's judged documents, NaN padded
-               )->np.ndarray:
+               )->np.ndarray: # the same shape: each row's positive gains, largest first, then zeros
     "Each row's positive gains, largest first, then zeros: the ideal ranking's gains."
     return _ideal_gains(np.asarray(gains, np.float64))

@@ -118,8 +118,8 @@ def _expected_stops(g, # the batch's `TieGroups`
     return out
 
 # %% ../../nbs/34_metrics.err.ipynb #ff0e4fd0
-def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in rank order: one list or a NaN-padded 2-D array
-                         ): # P(C_i) per rank, the shape of `r` (NaN where `r` is padding)
+def cascade_probabilities(r:list|np.ndarray, # per-rank satisfaction probabilities in [0, 1], in rank order: one list or a NaN-padded 2-D array
+                         )->np.ndarray: # P(C_i) per rank, the shape of `r` (NaN where `r` is padding)
     r"The cascade model: $P(C_i) = r_i \prod_{j<i}(1 - r_j)$, the chance the user stops (clicks) at rank $i$."
     p, single = label_matrix(r)
     if ((p < 0) | (p > 1)).any(): raise EvalInputError(f"probabilities must lie in [0, 1]; got {p[(p < 0) | (p > 1)][0]:g}")
@@ -129,10 +129,10 @@ def cascade_probabilities(r, # per-rank satisfaction probabilities in [0, 1], in
     return out[0] if single else out
 
 # %% ../../nbs/34_metrics.err.ipynb #433f13a2
-def cascade_stop_probabilities(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def cascade_stop_probabilities(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                                *, max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
                                preset:str=None, # a key of `ERR_PRESETS` ("gdeval", "rankeval"), or None
-                              ): # P_r per rank, the shape of the label matrix (NaN where a row is padding)
+                              )->np.ndarray: # P_r per rank, the shape of the label matrix (NaN where a row is padding)
     r"ERR's cascade: $P_r = R_r \prod_{i<r}(1 - R_i)$ with $R = (2^g - 1)/2^{g_\max}$, the chance the user stops at rank $r$."
     m, single = label_matrix(labels)
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
@@ -142,11 +142,11 @@ def cascade_stop_probabilities(labels, # grades in rank order: one list, a NaN-p
     return P[0] if single else P
 
 # %% ../../nbs/34_metrics.err.ipynb #052edd43
-def err(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff, for ERR@k; None for the whole list
         *, max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
         preset:str=None, # a key of `ERR_PRESETS` ("gdeval", "rankeval"), or None
-       ): # a float for one list, else one value per query
+       )->float|np.ndarray: # a float for one list, else one value per query
     r"ERR@k $= \sum_{r \le k} P_r / r$: the expected reciprocal rank at which a cascade user stops (0 if never)."
     m, single = label_matrix(labels)
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
@@ -164,7 +164,7 @@ def _has_relevant(labels, m:np.ndarray)->np.ndarray:
     "Whether each query has a grade above 0: among its judged documents for a `Batch`, else in its list."
     return ((labels.ideal if isinstance(labels, Batch) else m) > 0).any(axis=1)
 
-def mean_err(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def mean_err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
              k:int=None, # the cutoff, for ERR@k; None for whole lists
              *, max_grade:float|str=None, # g_max, as in `err`; required unless a preset gives it
              preset:str=None, # a key of `ERR_PRESETS`, or None
@@ -211,13 +211,13 @@ def _check_users(n_users)->int:
     return int(n_users)
 
 # %% ../../nbs/34_metrics.err.ipynb #872a14b1
-def simulate_cascade(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def simulate_cascade(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                      *, max_grade:float|str=None, # g_max, as in `err`; required unless a preset gives it
                      n_users:int=10_000, # simulated users per query
                      seed:int|np.random.Generator=None, # an int ≥ 0 or a numpy Generator; required, so that results can be repeated
                      k:int=None, # users read at most the first k ranks; None for the whole list
                      preset:str=None, # a key of `ERR_PRESETS`, or None
-                    ): # stopping ranks (1-based, 0 = never satisfied): (n_users,) for one list, else queries × n_users
+                    )->np.ndarray: # stopping ranks (1-based, 0 = never satisfied): (n_users,) for one list, else queries × n_users
     "Seeded cascade users: the rank at which each simulated user stops, or 0 if no document in the top `k` satisfies."
     refuse_expected(labels, 'simulate_cascade', 'it plays users on one fixed ranking; err gives the expected value over the tied orders')
     m, single = label_matrix(labels)
