@@ -386,7 +386,8 @@ PLUMBING_FOLDED = ('interop.ndeval.html', 'registry.trec_catalog.html')
 BANNED = [(re.compile(r'seed 00', re.I), '"seed 00"'), (re.compile(r'peer case', re.I), '"peer case"'),
           (re.compile(r'\bfact \d', re.I), '"fact" + number'), (re.compile(r'\.\./shared|/work/shared'), 'a path into ../shared'),
           (re.compile(r'peer_cases\.md|peer-conventions'), 'private notes (peer_cases.md, peer-conventions)'),
-          (re.compile(r'names from the issue', re.I), '"the names from the issue"')]
+          (re.compile(r'names from the issue', re.I), '"the names from the issue"'),
+          (re.compile(r'\bCase \d{2,}\b'), 'a peer test case by number ("Case 41")')]
 
 
 def banned_words(facts: dict) -> dict:
