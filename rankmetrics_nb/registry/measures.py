@@ -367,7 +367,7 @@ def _trec_text(f)->str:
 
 # %% ../../nbs/55_registry.measures.ipynb #e00e7f53
 def registry_table(rows:list=None, # registry names to show; None: all
-                  )->str:
+                  )->str: # a markdown table, one row per measure
     "The cheat sheet: every measure with its names in each tool, its parameters and defaults, and what it computes."
     out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | ndeval | cutoff | parameters (default) | summary | ties="expected" | what it computes |',
            '|---|---|---|---|---|---|---|---|---|---|---|---|---|']
