@@ -25,7 +25,7 @@ EMPTY_POLICIES = {
 }
 
 def empty_policy_applies(m:Measure, # a parsed measure
-                        )->bool:
+                        )->bool: # True: `empty=` sets its value on an empty query
     "Whether `empty=` changes `m`'s values: every mean except the counts (summary 'sum') and the coverage measures (Judged, unj), FallOut aside."
     d = m.definition
     return d.summary != 'sum' and (not d.coverage or d.empty_case != 'no_relevant')
@@ -33,7 +33,7 @@ def empty_policy_applies(m:Measure, # a parsed measure
 # %% ../../nbs/56_registry.conventions.ipynb #04847763
 def has_relevant(b:Batch|SubtopicBatch, # the join
                  m:Measure, # the measure (its `rel`, 1 if it has none)
-                )->np.ndarray:
+                )->np.ndarray: # bool per query
     "Per query: whether its judgements hold a relevant document (grade ≥ `rel`), or for subtopics a relevant subtopic."
     if isinstance(b, SubtopicBatch): return b.ideal.any(axis=(1, 2)) if b.ideal.size else np.zeros(len(b), bool)
     rel = dict(m.params).get('rel')
@@ -42,7 +42,7 @@ def has_relevant(b:Batch|SubtopicBatch, # the join
 # %% ../../nbs/56_registry.conventions.ipynb #cbaa9762
 def is_empty(b:Batch|SubtopicBatch, # the join
              m:Measure, # the measure
-            )->np.ndarray:
+            )->np.ndarray: # bool per query
     "Per query: whether it is `m`'s empty case: no relevant judgement, or for FallOut (`empty_case`) no non-relevant document listed."
     if m.definition.empty_case == 'no_relevant': return ~has_relevant(b, m)
     rel = dict(m.params).get('rel') or 1
@@ -60,9 +60,9 @@ def _policies(empty, measures:list)->list:
 def apply_empty(values:np.ndarray, # (queries, measures) the measures' own values
                 measures:list, # the parsed measures, one per column
                 b:Batch|SubtopicBatch, # the join the values come from
-                empty=None, # None, "neg", "pos", "skip" or "error" (`EMPTY_POLICIES`), or {measure name: policy} (key None: the others)
+                empty:str|dict|None=None, # None, "neg", "pos", "skip" or "error" (`EMPTY_POLICIES`), or {measure name: policy} (key None: the others)
                 keys:list=None, # the measures' names as the caller wrote them, for the error message
-               )->np.ndarray:
+               )->np.ndarray: # (queries, measures) values, empty queries set by their policy
     "`values` with the empty-query policy applied (a new array; `values` itself when no policy applies)."
     policy, keys = _policies(empty, measures), keys or [str(m) for m in measures]
     hit = {j: is_empty(b, m) for j, m in enumerate(measures) if policy[j] is not None and empty_policy_applies(m)}
@@ -94,7 +94,7 @@ class Convention:
     batch: dict = field(default_factory=dict) # `evaluate_batch`'s settings for score and label matrices: list_weights, negative, zero_weights
     ties: dict = field(default_factory=dict) # {registry name: tie policy} where the tool orders that measure's documents otherwise than settings['ties'] (used when ties= is not given)
 
-    def measures(self)->tuple:
+    def measures(self)->tuple: # registry names, in the registry's order
         "The registry names this preset covers."
         if isinstance(self.covers, tuple) and self.covers[:1] == ('names',):
             return tuple(n for n, d in REGISTRY.items() if self.covers[1] in d.names)
@@ -278,7 +278,7 @@ def _ties_text(c:Convention)->list:
     return [('diversity measures' if set(ns) == set(_DIVERSITY) else ', '.join(f'`{n}`' for n in ns)) + f": ties={v!r}"
             for v, ns in by.items()]
 
-def conventions_table()->str:
+def conventions_table()->str: # a markdown table, one row per preset
     "Markdown: every preset, the settings and measure parameters it fixes, and what it cannot reproduce."
     out = ['| `conventions=` | follows | ties | queries | empty | measure parameters | cannot |', '|---|---|---|---|---|---|---|']
     for c in CONVENTIONS.values():
@@ -295,7 +295,7 @@ def conventions_table()->str:
 DEFAULT_SETTINGS = dict(ties='trec', queries='run', empty=None)
 
 def convention(name:str, # a key of `CONVENTIONS`
-              )->Convention:
+              )->Convention: # the preset
     "The preset `name`, or an error listing the presets."
     return CONVENTIONS[check_choice(name, 'conventions', CONVENTIONS)]
 

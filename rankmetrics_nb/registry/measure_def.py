@@ -18,7 +18,7 @@ _TRUE, _FALSE = ('true', 'True', '1', 'yes'), ('false', 'False', '0', 'no')
 
 class GainMap(dict):
     "A {grade: gain} map as a parameter value: hashable, so a measure holding one can be a dict key."
-    def __hash__(self): return hash(tuple(sorted(self.items())))
+    def __hash__(self)->int: return hash(tuple(sorted(self.items())))  # the same for the same pairs in any order
 
 # %% ../../nbs/50_registry.measure_def.ipynb #cc6f6f3a
 def _mapping(text:str, measure:str, name:str)->dict:
@@ -39,16 +39,17 @@ def _mapping(text:str, measure:str, name:str)->dict:
 @dataclass(frozen=True)
 class Param:
     "One parameter a measure declares: its name, default, kind of value, meaning and, for a number, its range."
-    name: str
-    default: object
+    name: str                # the parameter's name, as written in a measure name
+    default: object          # its value when the name does not write it
     kind: object             # int, float, 'number', bool, 'mapping' ({grade: gain}), or a tuple of the allowed words
-    doc: str
+    doc: str                 # one line: what it sets
     words: tuple = ()        # words a numeric parameter also accepts (e.g. max_grade='query')
     low: float|None = None   # the smallest number allowed (None: no bound)
     open_low: bool = False   # `low` itself is not allowed (a positive number: low=0, open_low=True)
     high: float|None = None  # the largest number allowed (None: no bound)
 
-    def text(self, value)->str:
+    def text(self, value:object, # a value of this parameter
+            )->str: # the value as the canonical name writes it
         "How `value` is written in a canonical name."
         if isinstance(value, dict): return '{' + ','.join(f'{g}:{v}' for g, v in sorted(value.items())) + '}'   # one text whatever the order written
         return str(value)
@@ -71,7 +72,7 @@ def _number(p:Param, t:str, text, measure:str):
 # %% ../../nbs/50_registry.measure_def.ipynb #449fc884
 def _parse(self:Param, text, # the value as written in a name, or a Python value
            measure:str, # the measure's name, for messages
-          ):
+          )->object: # the value, of the parameter's kind
     "The value written as `text`, checked against this parameter's kind and range."
     if self.kind == 'mapping':
         if isinstance(text, dict): text = '{' + ','.join(f'{g}:{v}' for g, v in text.items()) + '}'
@@ -95,8 +96,8 @@ TOOLS = ('ir_measures', 'trec_eval', 'ranx', 'sklearn', 'torchmetrics', 'ndeval'
 @dataclass(frozen=True)
 class MeasureDef:
     "A registry entry: a measure's name, meaning, parameters, cutoff rule, summary, names in other tools and computation."
-    name: str
-    doc: str
+    name: str                # the canonical name
+    doc: str                 # one line: what the measure computes
     compute: Callable|None   # (batch, k, **params) -> one value per query; None: only trec_eval's front end computes it
     params: tuple = ()       # `Param`s, in the order the canonical form writes them
     cutoff: str = 'optional' # 'optional', 'required', 'none', or the name of the parameter `@x` sets (IPrec@0.5: recall)
@@ -115,7 +116,8 @@ class MeasureDef:
     weights: str = ''        # what item weights (`evaluate_batch(weights=)`) scale: '' none; else e.g. 'gains', 'precision terms'
     batch_wide: bool = False # each query's value depends on the other queries of the batch (torchmetrics' averaged curve): evaluated together
 
-    def param(self, name:str)->Param:
+    def param(self, name:str, # a parameter's name
+             )->Param: # the declared `Param`
         "The declared parameter `name`, or an error listing the declared ones."
         for p in self.params:
             if p.name == name: return p
@@ -147,7 +149,7 @@ def define(name:str, # the canonical name
 # %% ../../nbs/50_registry.measure_def.ipynb #ae6ffd0d
 def computed_by(f:Callable, # a metric function: f(labels, k, **parameters), or f(labels, **parameters) without `cutoff`
                 cutoff:bool=True, # whether `f` takes the cutoff
-               )->Callable:
+               )->Callable: # compute(batch, k, **params), its docstring naming `f`
     "A registry computation that is `f` with the measure's parameters by name; its docstring names `f`."
     def compute(b, k, **params): return f(b, k, **params) if cutoff else f(b, **params)
     compute.__doc__ = f"{f.__module__.rpartition('.')[2]}.{f.__name__}"

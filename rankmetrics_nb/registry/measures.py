@@ -8,13 +8,13 @@ import re
 from dataclasses import dataclass, field, replace
 import numpy as np
 from ..engine.checks import EvalInputError, check_k
-from ..engine.kit import query_mean, tie_groups, judged_only
+from ..engine.kit import Batch, SubtopicBatch, query_mean, tie_groups, judged_only
 from .measure_def import Param, MeasureDef
 from .catalog import MEASURES
 from .trec_catalog import TREC_ONLY, FORMS, NICKNAME_LISTS, NOT_IN_ALL_TREC
 from ..metrics.trec.measures import check_version
 from ..metrics.trec.prefs import PREFS_FORMATS
-from .names import spellings, look_up, trec_head, close_readings, split_names
+from .names import Spellings, spellings, look_up, trec_head, close_readings, split_names
 
 # %% auto #0
 __all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 'P', 'R', 'F', 'Rprec', 'Success', 'RR', 'AP',
@@ -22,7 +22,7 @@ __all__ = ['REGISTRY', 'TREC_MEASURES', 'NICKNAMES', 'REL_FORMATS', 'GM_FLOOR', 
            'alpha_nDCG', 'ERR_IA', 'nERR_IA', 'NRBP', 'nNRBP', 'P_IA', 'MAP_IA', 'StRecall', 'Compat', 'Accuracy',
            'AUROC', 'FallOut', 'RecallAtFixedPrecision', 'BPM', 'INSQ', 'INST', 'NERR8', 'NERR9', 'NERR10', 'NERR11',
            'SDCG', 'RBP', 'SetP', 'SetR', 'SetAP', 'SetF', 'Bpref', 'infAP', 'IPrec', 'trec_forms', 'nickname',
-           'measure_table', 'format_of', 'Measure', 'known_names', 'parse_measure', 'is_tool_measure', 'canonical',
+           'measure_table', 'format_of', 'Measure', 'known_names', 'is_tool_measure', 'parse_measure', 'canonical',
            'measure', 'registry_table']
 
 # %% ../../nbs/55_registry.measures.ipynb #db129d2f
@@ -54,7 +54,7 @@ def _trec_names()->dict:
 
 # %% ../../nbs/55_registry.measures.ipynb #d4a5b6c7
 def trec_forms(rel_format:str='qrels', # trec_eval's -R: which relevance format the measures read
-              )->dict:
+              )->dict: # {trec_eval name: its form}, in print order
     "{trec_eval name: `TrecMeasure`} of every measure trec_eval computes under `rel_format`, in trec_eval's print order."
     forms = [f for f in _trec_names().values() if rel_format in f.formats]
     return {f.name: f for f in sorted(forms, key=lambda f: f.order)}
@@ -73,7 +73,7 @@ NICKNAMES = _nicknames('qrels')        # trec_eval's nicknames of the qrels meas
 # %% ../../nbs/55_registry.measures.ipynb #e5b6c7d8
 def nickname(name:str, # a key of `NICKNAMES`
              version:int=10, # 9: trec_eval 9's all_trec, without rbp, rbp_resid and unj
-            )->list:
+            )->list: # trec_eval names, in print order
     "The measures a nickname stands for, in trec_eval's print order."
     if name not in NICKNAMES: raise EvalInputError(f"unknown nickname {name!r}; choose one of: {', '.join(NICKNAMES)}")
     check_version(version)
@@ -83,14 +83,15 @@ def nickname(name:str, # a key of `NICKNAMES`
 REL_FORMATS = ('qrels', 'qrels_jg') + PREFS_FORMATS          # the relevance formats the drop-in reads
 
 def measure_table(rel_format:str='qrels', # trec_eval's -R
-                 )->tuple:
+                 )->tuple: # ({name: TrecMeasure}, {nickname: [names]})
     "({name: TrecMeasure} in print order, {nickname: [names]}) of the measures trec_eval computes under `rel_format`."
     if rel_format not in REL_FORMATS:
         raise EvalInputError(f"rel_info format {rel_format!r} is not supported; the formats read here are {', '.join(REL_FORMATS)}")
     return trec_forms(rel_format), _nicknames(rel_format)
 
 # %% ../../nbs/55_registry.measures.ipynb #bc45dc1a
-def format_of(name:str)->str|None:
+def format_of(name:str, # a trec_eval measure or nickname
+             )->str|None: # the format (`REL_FORMATS`), or None
     "The relevance format whose table holds the measure or nickname `name` (None if none)."
     return next((f for f in REL_FORMATS if name in measure_table(f)[0] or name in measure_table(f)[1]), None)
 
@@ -98,32 +99,36 @@ def format_of(name:str)->str|None:
 @dataclass(frozen=True)
 class Measure:
     "A parsed measure: registry name, every parameter's value and the cutoff; `str()` is the canonical form."
-    name: str
+    name: str        # the registry name
     params: tuple    # ((parameter, value), ...) in declaration order, defaults included
-    k: int | None
+    k: int | None    # the cutoff (None: none)
     given: frozenset = field(default=frozenset(), compare=False, repr=False)   # the parameters the name wrote (or fixed), which conventions leave alone
 
     @property
-    def definition(self)->MeasureDef: return REGISTRY[self.name]
+    def definition(self)->MeasureDef: # its registry entry
+        "The registry entry of the measure."
+        return REGISTRY[self.name]
     def __str__(self):
         d = self.definition
         at = dict(self.params).get(d.cutoff) if d.cutoff not in _CUTOFF_RULES else self.k
         shown = [f'{n}={p.text(v)}' for (n, v), p in zip(self.params, d.params) if v != p.default and n != d.cutoff]
         return self.name + (f"({','.join(shown)})" if shown else '') + (f'@{at}' if at is not None else '')
-    def check_evaluable(self):
+    def check_evaluable(self)->None: # None, or an `EvalInputError` saying why not
         "Raise unless `evaluate` can compute it: it reads a joined batch, or subtopics (else only trec_eval's front end can), and has the value `@` gives it."
         d = self.definition
         if d.needs not in ('batch', 'subtopics'): raise EvalInputError(_front_end_only(d))
         if d.cutoff not in _CUTOFF_RULES and dict(self.params)[d.cutoff] is None:       # IPrec's recall level, Rprec_mult's x
             raise EvalInputError(f"{self}: {d.name} needs its {d.cutoff}, written with @ (e.g. {d.name}@0.5)")
-    def summarise(self, values:np.ndarray)->float:
+    def summarise(self, values:np.ndarray, # one value per query
+                 )->float: # the summary: mean, sum or geometric mean
         "The one number its per-query values summarise to: their mean, sum or geometric mean (0.0 for no query)."
         s = self.definition.summary
         if s == 'sum': return float(np.sum(values))
         if not len(values): return 0.0
         if s == 'gm': return float(np.exp(np.cumsum(np.log(np.maximum(values, GM_FLOOR)))[-1] / len(values)))
         return float(query_mean(values))
-    def compute(self, batch)->np.ndarray:
+    def compute(self, batch:Batch|SubtopicBatch, # the joined queries
+               )->np.ndarray: # one value per query, float64
         "One value per query of `batch` (a `Batch`, or a `SubtopicBatch` for diversity measures)."
         d, params = self.definition, dict(self.params)
         self.check_evaluable()
@@ -154,12 +159,15 @@ def _spellings():
     if not _SPELLINGS: _SPELLINGS.append(spellings(REGISTRY))
     return _SPELLINGS[0]
 
-def __getattr__(name:str): # `SPELLINGS`: every tool's spellings of every entry, by spelling and by case/separator variant
+def __getattr__(name:str, # `SPELLINGS`: every tool's spellings of every entry, by spelling and by case/separator variant
+               )->Spellings: # the table (any other name: AttributeError)
     "The module's table built on first use (PEP 562): `SPELLINGS`."
     if name == 'SPELLINGS': return _spellings()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-def known_names()->list:
+
+# %% ../../nbs/55_registry.measures.ipynb #ccdf9a97
+def known_names()->list: # the spellings as written, a cut form with `_10`
     "Every name the parser accepts as written, without parameters (a cutoff only where the name needs one): every tool's spellings."
     rs = {s: _meanings_of(s) for s in _spellings().exact}
     return [s for s, r in rs.items() if r and not r.cut] + [f'{s}_10' for s, r in rs.items() if r and r.cut]
@@ -248,9 +256,15 @@ def _parse_params(text:str, d:MeasureDef, written:str)->tuple:
             out[m] = x
     return out, k
 
+# %% ../../nbs/55_registry.measures.ipynb #c09a8edc
+def is_tool_measure(x:object, # anything given as a measure
+                   )->bool: # whether it is an ir_measures measure object
+    "Whether `x` is another tool's measure object (ir_measures' `nDCG@10`), which is read through its canonical name, `str(x)`."
+    return type(x).__module__.split('.')[0] == 'ir_measures' and hasattr(x, 'NAME')
+
 # %% ../../nbs/55_registry.measures.ipynb #ee1f2a3b
 def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'ndcg_cut_10', ... (or a `Measure`)
-                 )->Measure:
+                 )->Measure: # the measure: its entry, every parameter's value, the cutoff
     "The `Measure` a name denotes, or an `EvalInputError` naming what is wrong (with the closest valid names)."
     if isinstance(text, Measure) or is_tool_measure(text): text = str(text)     # checked like a name
     if not isinstance(text, str): raise EvalInputError(f"a measure name must be a string; got {text!r}")
@@ -277,14 +291,9 @@ def parse_measure(text:str, # a measure name: 'nDCG@10', 'P(rel=2)@5', 'MAP', 'n
     values = {p.name: p.default for p in d.params} | fixed | given      # every value was checked by its Param
     return Measure(name, tuple((p.name, values[p.name]) for p in d.params), k, frozenset(fixed) | frozenset(given))
 
-# %% ../../nbs/55_registry.measures.ipynb #c09a8edc
-def is_tool_measure(x)->bool:
-    "Whether `x` is another tool's measure object (ir_measures' `nDCG@10`), which is read through its canonical name, `str(x)`."
-    return type(x).__module__.split('.')[0] == 'ir_measures' and hasattr(x, 'NAME')
-
 # %% ../../nbs/55_registry.measures.ipynb #d73c762b
 def canonical(text:str, # a measure name
-             )->str:
+             )->str: # its canonical form: name, parameters that differ from their defaults, cutoff
     "The canonical form of a measure name."
     return str(parse_measure(text))
 
@@ -313,7 +322,7 @@ Measure.__matmul__, Measure.__call__ = _at, _with_params
 
 # %% ../../nbs/55_registry.measures.ipynb #408f22e3
 def measure(name:str, # a registry name or alias, without cutoff or parameters
-           )->Measure:
+           )->Measure: # the measure with its defaults, no cutoff
     "The measure object `name` stands for, with its default parameters and no cutoff (set one with `@`)."
     if name not in REGISTRY and name not in _aliases(): raise _unknown(name, name)
     base, fixed = (name, {}) if name in REGISTRY else _aliases()[name]
@@ -358,7 +367,7 @@ def _trec_text(f)->str:
 
 # %% ../../nbs/55_registry.measures.ipynb #e00e7f53
 def registry_table(rows:list=None, # registry names to show; None: all
-                  )->str:
+                  )->str: # a markdown table, one row per measure
     "The cheat sheet: every measure with its names in each tool, its parameters and defaults, and what it computes."
     out = ['| measure | also read as | ir_measures | trec_eval | ranx | scikit-learn | torchmetrics | ndeval | cutoff | parameters (default) | summary | ties="expected" | what it computes |',
            '|---|---|---|---|---|---|---|---|---|---|---|---|---|']

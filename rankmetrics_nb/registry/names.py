@@ -24,14 +24,16 @@ class Reading:
     cut: bool = False # trec_eval's form computed at a list of cutoffs: the name needs one (`_10` or `@10`)
 
     @property
-    def meaning(self)->tuple: return self.measure, self.fixed
-    def text(self)->str:
+    def meaning(self)->tuple: # (measure, fixed): readings of one meaning are one reading, whoever spells them
+        "What the spelling means: the registry entry and the parameters it fixes."
+        return self.measure, self.fixed
+    def text(self)->str: # `measure(param=value,...)`
         "The reading as the parser writes it: `nDCG(gain=exp)`."
         return self.measure + (f"({','.join(f'{k}={v}' for k, v in self.fixed)})" if self.fixed else '')
 
 # %% ../../nbs/51_registry.names.ipynb #5402cd9f
 def spelling_key(text:str, # a measure's spelling
-                )->str:
+                )->str: # lower case, without separators
     "The key that case and separator variants of `text` share: lower case, without `_`, `-` or spaces."
     return re.sub(r'[\s_\-]+', '', text).casefold()
 
@@ -47,7 +49,7 @@ def _outside(text:str, seps:str)->list:
 
 # %% ../../nbs/51_registry.names.ipynb #097c74e6
 def tool_spellings(text:str, # an entry's names in one tool: 'ndcg; ndcg_burges (gain=exp)'
-                  )->list:
+                  )->list: # [(spelling, note or None)], in the order written
     "[(spelling, note or None)] of one tool's names text."
     out = []
     for item in _outside(text, ',;'):
@@ -69,7 +71,7 @@ def _fixed(d:MeasureDef, # the entry
 def _sorted(fixed:dict)->tuple: return tuple(sorted(fixed.items()))
 
 def entry_readings(d:MeasureDef, # a registry entry (with its trec_eval forms)
-                  )->list:
+                  )->list: # the entry's `Reading`s, its own name first
     "Every `Reading` of the entry: its name, its aliases, each tool's names and trec_eval's forms."
     out = [Reading(d.name, (), 'rankmetrics', d.name)]
     out += [Reading(d.name, _sorted(f), 'rankmetrics', a) for a, f in d.aliases.items()]
@@ -97,13 +99,14 @@ class Spellings:
     loose: dict # {spelling_key: [Reading]}
     docs: dict # {registry name: its one-line description}, for the readings an ambiguous name lists
 
-    def readings(self, name:str)->list:
+    def readings(self, name:str, # a spelling, as written
+                )->list: # the distinct `Reading`s ([] when none)
         "The distinct readings of `name`: its exact spelling's, else its key's ([] when none)."
         return _meanings(self.exact.get(name) or self.loose.get(spelling_key(name), []))
 
 # %% ../../nbs/51_registry.names.ipynb #234e8b4f
 def spellings(registry:dict, # {name: MeasureDef}, the registry with its trec_eval forms
-             )->Spellings:
+             )->Spellings: # every spelling, exact and by key
     "The index of every spelling the entries declare."
     exact, loose = {}, {}
     for d in registry.values():
@@ -122,7 +125,7 @@ def _who(found:list, r:Reading)->str:
 def look_up(index:Spellings, # from `spellings`
             name:str, # a measure name without parameters or cutoff
             text:str=None, # the whole name as written, for messages
-           )->Reading|None:
+           )->Reading|None: # the one reading, or None
     "The one reading of `name`, None if no tool spells a measure so; an error naming the readings if there are several."
     found = index.exact.get(name) or index.loose.get(spelling_key(name), [])
     rs = _meanings(found)
@@ -141,7 +144,7 @@ def _trec_heads(index:Spellings)->dict:
 
 def trec_head(index:Spellings, # from `spellings`
               head:str, # what comes before the last `_` of a name such as `NDCG_CUT_10`
-             )->str|None:
+             )->str|None: # trec_eval's spelling, or None
     "trec_eval's spelling of the form `head` is a variant of (`ndcg_cut` for `NDCG_CUT`), None if none or several."
     rs = {r.spelling for r in _trec_heads(index).get(spelling_key(head), [])}
     return rs.pop() if len(rs) == 1 else None
@@ -150,7 +153,7 @@ def trec_head(index:Spellings, # from `spellings`
 def close_readings(index:Spellings, # from `spellings`
                    name:str, # a measure name no tool spells so, without parameters or cutoff
                    n:int=4, # at most this many readings
-                  )->list:
+                  )->list: # `Reading`s, closest first
     "The distinct readings of the spellings closest to `name` (compared by `spelling_key`), closest first."
     from difflib import get_close_matches          # a bad name's suggestions: imported then
     keys = get_close_matches(spelling_key(name), list(index.loose), n=3 * n, cutoff=0.6)
@@ -159,7 +162,7 @@ def close_readings(index:Spellings, # from `spellings`
 
 # %% ../../nbs/51_registry.names.ipynb #f94e3d10
 def split_names(text:str, # what may be several measure names: 'nDCG@10,AP', 'P@5,10'
-               )->list:
+               )->list: # the measure names, in order
     "The names `text` lists, split at the commas outside brackets; a bare cutoff after `name@k` is that name at the cutoff."
     out = []
     for s in _outside(text, ','):
@@ -169,7 +172,7 @@ def split_names(text:str, # what may be several measure names: 'nDCG@10,AP', 'P@
 
 # %% ../../nbs/51_registry.names.ipynb #17167524
 def spelling_counts(index:Spellings, # from `spellings`
-                   )->dict:
+                   )->dict: # {tool: number of spellings}
     "{tool: how many spellings it has here} (exact spellings; variants not counted)."
     out = {}
     for s, rs in index.exact.items():

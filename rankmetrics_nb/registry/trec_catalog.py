@@ -399,8 +399,8 @@ _form('relstring', 'relstring',
 # %% ../../nbs/54_registry.trec_catalog.ipynb #db305cca
 def averaged_over_groups(base:TrecMeasure, # a standard form, e.g. trec_eval's `map`
                          name:str, # the new form's name: `base.name` in its printed names is replaced by it
-                        )->TrecMeasure:
-    "`base` computed on each judgement group's queries and averaged over the groups that judged each query."
+                        )->Callable: # the new form's compute: (JgQueries, param text or None) -> [(printed name, values)]
+    "`base`'s compute on each judgement group's queries, averaged over the groups that judged each query."
     def compute(jq, p):
         if not jq.groups: return []
         printed = [n for n, _ in base.values(jq.groups[0][1], p)]

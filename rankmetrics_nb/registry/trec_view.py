@@ -14,7 +14,10 @@ __all__ = ['bad_param', 'long_cutoffs', 'float_cutoffs', 'float_params', 'pair_p
            'per_long_cutoff', 'per_float_cutoff']
 
 # %% ../../nbs/53_registry.trec_view.ipynb #5be2c4a7
-def bad_param(name:str, text:str, why:str)->EvalInputError:
+def bad_param(name:str, # the measure's trec_eval name
+              text:str, # the parameter text as given
+              why:str, # what is wrong with it
+             )->EvalInputError: # the error to raise
     "The error of a measure's bad parameter text: the measure, the text and why."
     return EvalInputError(f"measure {name}: bad parameter {text!r}: {why}")
 
@@ -30,7 +33,9 @@ def _float(name:str, t:str)->float:
     except ValueError: raise bad_param(name, t, f"{t!r} is not a number") from None
 
 # %% ../../nbs/53_registry.trec_view.ipynb #5be2c4a9
-def long_cutoffs(name:str, text:str)->list:
+def long_cutoffs(name:str, # the measure's name, for messages
+                 text:str, # the text after the first '.' of `-m name.text`: '5,10'
+                )->list: # the cutoffs, ascending
     "Whole-number cutoffs from `text`, sorted; positive and distinct."
     c = sorted(_whole(name, t) for t in text.split(','))
     if c[0] <= 0: raise bad_param(name, text, "cutoffs must be positive")
@@ -39,18 +44,26 @@ def long_cutoffs(name:str, text:str)->list:
     return c
 
 # %% ../../nbs/53_registry.trec_view.ipynb #5be2c4aa
-def float_cutoffs(name:str, text:str)->list:
+def float_cutoffs(name:str, # the measure's name, for messages
+                  text:str, # the text after the first '.': '0.2,0.5'
+                 )->list: # the cutoffs, ascending
     "Number cutoffs from `text`, sorted; distinct."
     c = sorted(_float(name, t) for t in text.split(','))
     if len(set(c)) < len(c): raise bad_param(name, text, "duplicate cutoffs")
     return c
 
-def float_params(name:str, text:str)->list:
+
+# %% ../../nbs/53_registry.trec_view.ipynb #7ae9e0c4
+def float_params(name:str, # the measure's name, for messages
+                 text:str, # the text after the first '.': '2,-1,0,0'
+                )->list: # the numbers, in the order given
     "Numbers from `text`, in the order given."
     return [_float(name, t) for t in text.split(',')]
 
 # %% ../../nbs/53_registry.trec_view.ipynb #5be2c4ab
-def pair_params(name:str, text:str)->dict:
+def pair_params(name:str, # the measure's name, for messages
+                text:str, # the text after the first '.': '1=3,2=9'
+               )->dict: # {name: value}, in the order given
     "{name: value} from `name=value,...`; anything else is an error."
     out = {}
     for part in text.split(','):
@@ -64,7 +77,7 @@ def gain_map(name:str, # the measure's name, for messages
              pairs:dict, # from `pair_params`
              allowed:tuple=(), # other names the measure reads (rbp's `p`)
              strict:bool=True, # False: skip unknown names, as trec_eval does
-            )->dict:
+            )->dict: # {grade: gain}
     "{grade: gain} from the pairs whose name is a whole number (negative ones name trec_eval's codes -1 and -2)."
     g = {}
     for k, v in pairs.items():
@@ -94,9 +107,9 @@ class TrecMeasure:
     order: int = 0                 # its place in trec_eval's print order
     formats: tuple = ('qrels',)    # the relevance formats (-R) under which trec_eval computes it
     versions: tuple = (9, 10)      # the trec_eval versions that have it
-    def values(self, q, # what the measure reads: `TrecQueries`, or `JgQueries` / `PrefCounts` for the other formats
+    def values(self, q:object, # what the measure reads: `TrecQueries`, or `JgQueries` / `PrefCounts` for the other formats
                param:str|None=None, # the text after the first '.' of `-m name.text`; None for the default
-              )->list:
+              )->list: # [(printed name, one value per query)], in print order
         "[(printed name, one value per query), ...] in print order; `param` is the text after the first '.', None for the default."
         if param is not None and self.params == 'none': raise EvalInputError(f"measure {self.name} takes no parameter; got {param!r}")
         if param == '': raise bad_param(self.name, param, "empty parameter")
@@ -120,10 +133,18 @@ def _per_cutoff(name:str, f:Callable, default:str, read:Callable, label:Callable
         return [(f"{name}_{label(c)}", v[:, i]) for i, c in enumerate(cuts)]
     return compute
 
-def per_long_cutoff(name:str, f:Callable, default:str)->Callable:
+def per_long_cutoff(name:str, # trec_eval's name, printed before the cutoff
+                   f:Callable, # f(queries, cutoffs) -> a queries × cutoffs matrix
+                   default:str, # the cutoffs when `-m` gives none
+                  )->Callable: # compute(queries, param text or None) -> [(printed name, values)]
     "One printed name `name_k` per whole-number cutoff k, the values from `f(q, cutoffs)` (a queries × cutoffs matrix)."
     return _per_cutoff(name, f, default, long_cutoffs, str)
 
-def per_float_cutoff(name:str, f:Callable, default:str)->Callable:
+
+# %% ../../nbs/53_registry.trec_view.ipynb #921f184b
+def per_float_cutoff(name:str, # trec_eval's name, printed before the cutoff
+                    f:Callable, # f(queries, cutoffs) -> a queries × cutoffs matrix
+                    default:str, # the cutoffs when `-m` gives none
+                   )->Callable: # compute(queries, param text or None) -> [(printed name, values)]
     "One printed name `name_%3.2f` per cutoff, the values from `f(q, cutoffs)` (a queries × cutoffs matrix)."
     return _per_cutoff(name, f, default, float_cutoffs, lambda c: f'{c:3.2f}')

@@ -82,26 +82,38 @@ def _discount(n:int)->np.ndarray: return discount_weights(n)      # the dcg modu
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #929a09dd
 def gain_dcgs(q:TrecQueries, # the queries
               gains:dict, # trec_eval's gain map, {grade: gain} ({} for the grades themselves)
-             )->tuple:
+             )->tuple: # (DCG per query, ideal DCG per query)
     "(DCG of the ranking, DCG of the ideal ranking) as trec_eval adds them, rank by rank, under the gain map."
     G, I = _gain_setup(q, gains)
     return sum_in_rank_order(G * _discount(G.shape[1])), sum_in_rank_order(I * _discount(I.shape[1]))
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #7a9cbed5
-def trec_dcg(q:TrecQueries, gains:dict=None)->np.ndarray:
+def trec_dcg(q:TrecQueries, # the queries
+             gains:dict=None, # trec_eval's gain map, {grade: gain}; None: the grades
+            )->np.ndarray: # DCG per query
     "trec_eval's dcg: `dcg` of `q.graded`, or with a gain map the DCG of `gain_dcgs`."
     return gain_dcgs(q, gains)[0] if gains else dcg(q.graded)
 
-def ideal_dcg(q:TrecQueries, gains:dict=None)->np.ndarray:
+
+# %% ../../../nbs/41_metrics.trec.gains.ipynb #e0639d73
+def ideal_dcg(q:TrecQueries, # the queries
+              gains:dict=None, # trec_eval's gain map, {grade: gain}; None: the grades
+             )->np.ndarray: # the ideal DCG per query
     "trec_eval's ideal_dcg: the DCG of the ideal ranking of the judged documents (gains as for `trec_dcg`)."
     return gain_dcgs(q, gains or {})[1]
 
-def trec_ndcg(q:TrecQueries, gains:dict=None)->np.ndarray:
+
+# %% ../../../nbs/41_metrics.trec.gains.ipynb #98a8dd88
+def trec_ndcg(q:TrecQueries, # the queries
+              gains:dict=None, # trec_eval's gain map, {grade: gain}; None: the grades
+             )->np.ndarray: # nDCG per query
     "trec_eval's ndcg: `ndcg` of `q.graded`, or with a gain map DCG over ideal DCG of `gain_dcgs`."
     return safe_ratio(*gain_dcgs(q, gains)) if gains else ndcg(q.graded)
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #9c1def09
-def ndcg_rel(q:TrecQueries, gains:dict=None)->np.ndarray:
+def ndcg_rel(q:TrecQueries, # the queries
+             gains:dict=None, # trec_eval's gain map, {grade: gain}; None: the grades
+            )->np.ndarray: # per query
     "nDCG averaged over the ideal positions of the relevant documents (the not-retrieved ones add the final nDCG)."
     G, I = _gain_setup(q, gains or {})
     D, IDc = np.cumsum(G * _discount(G.shape[1]), axis=1), np.cumsum(I * _discount(I.shape[1]), axis=1)
@@ -112,7 +124,9 @@ def ndcg_rel(q:TrecQueries, gains:dict=None)->np.ndarray:
     return np.where(s > 0, safe_ratio(s, P), 0.0)
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #ad2ef01b
-def rndcg(q:TrecQueries, gains:dict=None)->np.ndarray:
+def rndcg(q:TrecQueries, # the queries
+          gains:dict=None, # trec_eval's gain map, {grade: gain}; None: the grades
+         )->np.ndarray: # per query; NaN where no point is counted
     "trec_eval's Rndcg: nDCG averaged at the ranks where the ideal gain changes (and the end of a longer ranking)."
     G, I = _gain_setup(q, gains or {})
     D = np.cumsum(G * _discount(G.shape[1]), axis=1)
@@ -127,7 +141,9 @@ def rndcg(q:TrecQueries, gains:dict=None)->np.ndarray:
         return np.where(q.num_rel > 0, s / (boundary.sum(axis=1) + end), 0.0)
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #be3f012d
-def trec_g(q:TrecQueries, gains:dict=None)->np.ndarray:
+def trec_g(q:TrecQueries, # the queries
+           gains:dict=None, # trec_eval's gain map, {grade: gain}; None: the grades
+          )->np.ndarray: # per query
     "trec_eval's G: each gain discounted by the gain the run still lacks, over the ideal gains' sum."
     G, I = _gain_setup(q, gains or {})
     C = np.cumsum(np.maximum(_fit(I, G.shape[1]), 1.0), axis=1)
@@ -136,7 +152,8 @@ def trec_g(q:TrecQueries, gains:dict=None)->np.ndarray:
     return safe_ratio(sum_in_rank_order(term), sum_in_rank_order(I))
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #1e2704d8
-def bin_g(q:TrecQueries)->np.ndarray:
+def bin_g(q:TrecQueries, # the queries
+         )->np.ndarray: # per query
     "trec_eval's binG: each relevant retrieved document discounted by the non-relevant documents above it, over R."
     m = _before(~q.hit & ~np.isnan(q.codes))                  # the not relevant ones above each rank
     with np.errstate(divide='ignore', invalid='ignore'):      # R = 0 with hits (a level <= -1): inf, as in trec_eval
@@ -158,7 +175,7 @@ def _scaled_table(gains:dict, n_levels:int)->tuple:
 def trec_rbp(q:TrecQueries, # the queries
              persistence:float=0.9, # p: the chance of reading on
              gains:dict=None, # trec_eval's gain map, {grade: gain}
-            )->np.ndarray:
+            )->np.ndarray: # per query, in [0, 1]
     "trec_eval's rank-biased precision: (1 - p) Σ g̃_i p^(i-1), the gains of trec_eval's table scaled into [0, 1]."
     gains, p = gains or {}, persistence
     top = np.where(q.ideal >= 0, q.ideal, -1).max(axis=1, initial=-1).astype(np.int64)     # the query's largest grade
@@ -178,7 +195,9 @@ def trec_rbp(q:TrecQueries, # the queries
     return (1 - p) * sum_in_rank_order(g * _powers(p, g.shape[1])[:-1])
 
 # %% ../../../nbs/41_metrics.trec.gains.ipynb #8f77eade
-def rbp_residual(q:TrecQueries, persistence:float=0.9)->np.ndarray:
+def rbp_residual(q:TrecQueries, # the queries
+                 persistence:float=0.9, # p: the chance of reading on
+                )->np.ndarray: # per query, in [0, 1]
     "The weight RBP leaves undecided: the unjudged retrieved ranks and everything below the ranking (0 without an unjudged one)."
     unj = q.codes < 0                                        # padding (NaN) is not
     w = _powers(persistence, unj.shape[1])

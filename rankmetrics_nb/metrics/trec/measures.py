@@ -20,8 +20,8 @@ __all__ = ['TREC_EVAL_VERSIONS', 'NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'BPREF_
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #7e2b9c40
 TREC_EVAL_VERSIONS = (9, 10)   # the trec_eval versions whose rules are reproduced: 9.0.8 and 10.0
 
-def check_version(version, # 10 or 9
-                 )->int:
+def check_version(version:int, # 10 or 9
+                 )->int: # the version, checked
     "`version` if it is 9 or 10 (trec_eval 9.0.8's or 10.0's rules), else a clear error."
     if version not in TREC_EVAL_VERSIONS: raise EvalInputError(f"version must be 9 or 10 (trec_eval 9.0.8 or 10.0 rules); got {version!r}")
     return version
@@ -46,27 +46,27 @@ NONPOOL, UNJUDGED = -1, -2      # trec_eval's codes: not in the qrels; in the qr
 class _TrecCells:
     "What `TrecQueries`' measures read, computed once each: relevant and judged cells, and the batches the metric modules read."
     @cached_property
-    def hit_cells(self)->tuple:
+    def hit_cells(self)->tuple: # (row, rank index, index in the row, row starts, key)
         "The relevant cells (`_cells` of `hit`): few per query, what most measures read."
         return _cells(self.hit)
     @cached_property
-    def judged_cells(self)->tuple:
+    def judged_cells(self)->tuple: # (row, rank index, index in the row, row starts, key)
         "The cells of the documents in the qrels (`_cells` of `judged`): what bpref, infAP and rbp read."
         return _cells(self.judged)
     def judged_sums(self, v:np.ndarray, # one value per judged cell
-                   )->np.ndarray:
+                   )->np.ndarray: # one sum per query
         "Per query, the values of its judged cells added left to right, as trec_eval adds rank by rank."
         r, _, j, _, _ = self.judged_cells
         return _row_sums(r, j, v, len(self))
     @cached_property
-    def relevant(self)->Batch:
+    def relevant(self)->Batch: # grade 1 where trec_eval counts relevant, R = num_rel
         "trec_eval's relevance for the metric modules: a judged cell of grade 1 at each rank it counts relevant; R is `num_rel`."
         r, c = self.hit_cells[:2]
         R = self.num_rel
         ideal = np.where(np.arange(int(R.max(initial=0))) < R[:, None], 1.0, np.nan)   # n_rel_at(1) is R
         return Batch.from_cells((r, c, np.ones(len(r))), qids=self.qids, n_ret=self.n_ret, ideal=ideal, n_rel=R, in_run=self.in_run)
     @cached_property
-    def graded(self)->Batch:
+    def graded(self)->Batch: # the ranking's grades, judged cells kept
         "The ranking's grades for the metric modules (the gain measures: the level plays no part), carrying its judged cells."
         r, c = self.judged_cells[:2]
         return Batch.from_cells((r, c, self.grades[r, c]), qids=self.qids, n_ret=self.n_ret, ideal=self.ideal,
@@ -96,31 +96,33 @@ class TrecQueries(_TrecCells):
     def __len__(self): return len(self.qids)
     def __repr__(self): return f"TrecQueries({len(self)} queries × {self.grades.shape[1]} ranks, level={self.level}, version={self.version})"
     @cached_property
-    def codes(self)->np.ndarray:
+    def codes(self)->np.ndarray: # (queries × ranks) codes
         "trec_eval's relevance code at each rank: the grade, -1 not in the qrels, -2 negative grade; NaN past the end."
         c = self.grades.copy()                                 # (masks of bools, one copy of the grades: cheap on large batches)
         c[self.grades < 0] = UNJUDGED                          # (NaN, the padding, compares False: it stays NaN)
         c[~self.judged & ~np.isnan(self.grades)] = NONPOOL
         return c
     @cached_property
-    def hit(self)->np.ndarray:
+    def hit(self)->np.ndarray: # (queries × ranks) bool
         "Relevant at each rank (code >= level); False past the end."
         return self.codes >= self.level
     @cached_property
-    def rel_ret(self)->np.ndarray:
+    def rel_ret(self)->np.ndarray: # (queries × ranks) bool
         "Judged relevant at each rank (grade >= 0 and >= level): `hit` without the unjudged ranks a level <= -1 lets in."
         return self.hit & (self.codes >= 0)
     @cached_property
-    def num_rel_ret(self)->np.ndarray: return self.rel_ret.sum(axis=1)
+    def num_rel_ret(self)->np.ndarray: # a count per query
+        "Judged relevant documents retrieved, per query."
+        return self.rel_ret.sum(axis=1)
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #56f7ec0d
 def trec_queries(batch:Batch, # from `engine.joins.join` (its `rel` does not matter here)
-                 level=1, # -l: the lowest grade counted relevant
+                 level:float=1, # -l: the lowest grade counted relevant
                  judged_only:bool=False, # -J: rank only the documents with a grade >= 0
                  version:int=10, # 10 or 9 (iprec_at_recall and 11pt_avg changed)
                  num_docs_in_coll:int=0, # -N: documents in the collection
                  placeholder:bool=False, # trec_eval 10's -c: a query without results ranks one document outside the qrels
-                )->TrecQueries:
+                )->TrecQueries: # the queries, trec_eval's codes and views
     "The batch as trec_eval sees it."
     check_version(version)
     grades, judged, n_ret = batch.grades, batch.judged, batch.n_ret
@@ -150,15 +152,16 @@ def _row_sums(r:np.ndarray, j:np.ndarray, v:np.ndarray, n:int)->np.ndarray:
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #b1d3f5a7
 def trec_view(b:Batch, # a joined batch
-              level, # the lowest grade counted relevant (a measure's `rel`)
-             )->TrecQueries:
+              level:float, # the lowest grade counted relevant (a measure's `rel`)
+             )->TrecQueries: # the view, the same object on every call
     "`trec_queries(b, level)`, made once per batch and level."
     views = b.__dict__.setdefault('_trec_views', {})
     if level not in views: views[level] = trec_queries(b, level=level)
     return views[level]
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #0f52b04d
-def num_nonrel_judged_ret(q:TrecQueries)->np.ndarray:
+def num_nonrel_judged_ret(q:TrecQueries, # the queries
+                         )->np.ndarray: # a count per query
     "Judged non-relevant documents retrieved: codes between 0 and the level."
     return ((q.codes >= 0) & ~q.hit).sum(axis=1)
 
@@ -172,7 +175,7 @@ def _hits_at(q:TrecQueries, k)->np.ndarray:
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #9440ad91
 def relative_precision(q:TrecQueries, # the queries
                        k:int, # the cutoff
-                      )->np.ndarray:
+                      )->np.ndarray: # per query, in [0, 1]
     "trec_eval's relative_P: the relevant documents in the top `k` over the most there could be, min(k, R)."
     return safe_ratio(_hits_at(q, k), np.minimum(k, q.num_rel))
 
@@ -185,7 +188,7 @@ def _still_relevant(q:TrecQueries)->np.ndarray:
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #68d90fcb
 def rprec_mult(q:TrecQueries, # the queries
                multiples:list, # the multiples x of R
-              )->np.ndarray:
+              )->np.ndarray: # (queries × multiples) precisions
     "P at rank k = floor(x·R + 0.9) for each multiple x (queries × multiples); past the ranking, relevant retrieved / k."
     H, width = q.hit.sum(axis=1), max(q.hit.shape[1], 1)
     out = np.zeros((len(q), len(multiples)))
@@ -196,17 +199,20 @@ def rprec_mult(q:TrecQueries, # the queries
     return out
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #39b49d15
-def trec_map(q:TrecQueries)->np.ndarray:
+def trec_map(q:TrecQueries, # the queries
+            )->np.ndarray: # AP per query; inf where R = 0 but a level <= -1 found relevant documents
     "trec_eval's map: `average_precision` of `q.relevant`, and inf where R = 0 but a level <= -1 found relevant documents."
     return np.where((q.num_rel == 0) & q.hit.any(axis=1), np.inf, average_precision(q.relevant))
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #f24b51f1
-def set_map(q:TrecQueries)->np.ndarray:
+def set_map(q:TrecQueries, # the queries
+           )->np.ndarray: # per query, in [0, 1]
     "Set precision times set recall: (relevant retrieved)² over retrieved × R."
     return safe_ratio(q.num_rel_ret.astype(np.float64) ** 2, q.n_ret * q.num_rel)
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #7c9e1f3b
-def yaap(q:TrecQueries)->np.ndarray:
+def yaap(q:TrecQueries, # the queries
+        )->np.ndarray: # per query, log((1 + s) / (1 + R - s))
     "log((1 + s) / (1 + R - s)), s the sum of the precisions at the relevant ranks (Robertson's smoothed AP)."
     i = np.arange(1, q.hit.shape[1] + 1)
     s = sum_in_rank_order(np.where(q.hit, np.cumsum(q.hit, axis=1) / i, 0.0))
@@ -229,9 +235,9 @@ BPREF_FORMS = {
     'original': "1 - min(n, R)/R (Buckley & Voorhees 2004; TF-Ranking's use_trec_version=False)",
 }
 
-def bpref(q:TrecQueries,
+def bpref(q:TrecQueries, # the queries
           form:str='trec', # "trec" (trec_eval) or "original" (Buckley & Voorhees: divide by R), a key of `BPREF_FORMS`
-         )->np.ndarray:
+         )->np.ndarray: # per query, in [0, 1]
     "Binary preference: at each relevant retrieved document, the share of judged non-relevant ones not above it, over R."
     if ('_bpref', form) in q.__dict__: return q.__dict__[('_bpref', form)]   # gm_bpref reads it too
     r, c, j, starts, _ = q.judged_cells
@@ -244,7 +250,8 @@ def bpref(q:TrecQueries,
     return q.__dict__[('_bpref', form)]
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #af2b4c6e
-def inferred_ap(q:TrecQueries)->np.ndarray:
+def inferred_ap(q:TrecQueries, # the queries
+               )->np.ndarray: # per query, the estimated AP
     "infAP (Yilmaz & Aslam): AP estimated from a sampled pool, the unjudged (code -2) documents counted apart."
     r, c, j, starts, _ = q.judged_cells
     rel_ret, nonrel, negative = _judged_kinds(q)
@@ -275,7 +282,7 @@ def _best_below(q:TrecQueries)->tuple:
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #1a3c5e7f
 def iprec_at_recall(q:TrecQueries, # the queries
                     levels:list, # the recall levels, in the order trec_eval is given them
-                   )->np.ndarray:
+                   )->np.ndarray: # (queries × levels) interpolated precisions
     """Interpolated precision at each recall level (queries × levels), as trec_eval's walk up the ranking
     assigns them: the levels are taken from the last one back; a level is filled when the walk passes its count c of
     relevant documents; once a level's c is above the previous one's (possible only for unsorted levels: 11pt_avg's),
@@ -302,29 +309,36 @@ def iprec_at_recall(q:TrecQueries, # the queries
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #2b4d6f80
 def eleven_point_average(q:TrecQueries, # the queries
                          levels:list=None, # the recall levels; None: 0, 0.1, …, 1
-                        )->np.ndarray:
+                        )->np.ndarray: # per query, in [0, 1]
     "trec_eval's 11pt_avg: the mean of `iprec_at_recall` over the levels, added in the order trec_eval fills them."
     levels = [i / 10 for i in range(11)] if levels is None else levels
     v = iprec_at_recall(q, levels)
     return sum_in_rank_order(v[:, ::-1]) / len(levels)              # added in the order trec_eval fills them: last level first
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #bef68862
-def set_precision(q:TrecQueries)->np.ndarray:
+def set_precision(q:TrecQueries, # the queries
+                 )->np.ndarray: # per query, in [0, 1]
     "Judged relevant retrieved over retrieved."
     return safe_ratio(q.num_rel_ret, q.n_ret)
 
-def set_recall(q:TrecQueries)->np.ndarray:
+
+# %% ../../../nbs/40_metrics.trec.measures.ipynb #1ef730a0
+def set_recall(q:TrecQueries, # the queries
+              )->np.ndarray: # per query, in [0, 1]
     "Judged relevant retrieved over R."
     return safe_ratio(q.num_rel_ret, q.num_rel)
 
-def set_relative_precision(q:TrecQueries)->np.ndarray:
+
+# %% ../../../nbs/40_metrics.trec.measures.ipynb #eccb2f9f
+def set_relative_precision(q:TrecQueries, # the queries
+                          )->np.ndarray: # per query, in [0, 1]
     "Judged relevant retrieved over the most there could be, min(retrieved, R)."
     return safe_ratio(q.num_rel_ret, np.minimum(q.n_ret, q.num_rel))
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #c1d3e5f7
 def set_f(q:TrecQueries, # the queries
           beta:float=1.0, # trec_eval's parameter: recall weighs `beta` times precision (β² of the usual F_β)
-         )->np.ndarray:
+         )->np.ndarray: # per query, in [0, 1]
     "F of set precision and recall, in trec_eval's order of operations."
     A = q.num_rel_ret.astype(np.float64)
     P, R = safe_ratio(A, q.n_ret), safe_ratio(A, q.num_rel)
@@ -333,8 +347,8 @@ def set_f(q:TrecQueries, # the queries
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #50d5f2d0
 def utility(q:TrecQueries, # the queries
-            coefficients=(1.0, -1.0, 0.0, 0.0), # the weights of relevant retrieved, non-relevant retrieved, relevant missed, non-relevant missed
-           )->np.ndarray:
+            coefficients:tuple|list=(1.0, -1.0, 0.0, 0.0), # the weights of relevant retrieved, non-relevant retrieved, relevant missed, non-relevant missed
+           )->np.ndarray: # per query, the weighted sum
     "The retrieved set's contingency table weighed by the four coefficients (the collection's size is `q.num_docs_in_coll`)."
     c, a, n, R = coefficients, q.num_rel_ret, q.n_ret, q.num_rel
     return c[0] * a + c[1] * (n - a) + c[2] * (R - a) + c[3] * (q.num_docs_in_coll + a - n - R)
@@ -342,14 +356,14 @@ def utility(q:TrecQueries, # the queries
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #a6f6976c
 def unjudged_share(q:TrecQueries, # the queries
                    k:int, # the cutoff
-                  )->np.ndarray:
+                  )->np.ndarray: # per query, in [0, 1]
     "trec_eval's unj: the share of the top `k` ranks holding an unjudged document (codes -1 and -2)."
     return (q.codes[:, :k] < 0).sum(axis=1) / k       # padding (NaN) is not < 0
 
 # %% ../../../nbs/40_metrics.trec.measures.ipynb #2ec4ea55
 def relstring(q:TrecQueries, # the queries
               n:int=10, # how many ranks
-             )->np.ndarray:
+             )->np.ndarray: # one string per query (an object array)
     "The relevance codes of the top `n` ranks as a string per query: the grade 0-9, '>' above 9, '-' not in the qrels, '.' negative."
     c = q.codes[:, :max(n, 0)]
     if c.shape[1] == 0: return np.full(len(q), '', dtype=object)

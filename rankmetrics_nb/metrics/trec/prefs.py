@@ -5,6 +5,7 @@
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #a2d140c6
 from __future__ import annotations
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 import numpy as np
 from ...engine.checks import EvalInputError
@@ -35,9 +36,9 @@ class Prefs:
     def __repr__(self): return f"Prefs({len(self)} lines from {self.source})"
 
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #46ab7be7
-def read_prefs(src, # a `prefs` file (plain or gzip), `Prefs`, or rows `(qid, jg, jsg, docno, level)`
+def read_prefs(src:str|os.PathLike|Prefs|Iterable, # a `prefs` file (plain or gzip), `Prefs`, or rows `(qid, jg, jsg, docno, level)`
                rel_format:str='prefs', # 'prefs': `qid jg jsg docno level`; 'qrels_prefs': a qrels file, `iter` as the group, one subgroup
-              )->Prefs:
+              )->Prefs: # the judgement lines
     "Read preference judgements in trec_eval's `prefs` or `qrels_prefs` format; a bad line names the file and line."
     if rel_format not in PREFS_FORMATS: raise EvalInputError(f"rel_format must be one of {', '.join(PREFS_FORMATS)}; got {rel_format!r}")
     if isinstance(src, Prefs): return src
@@ -146,7 +147,7 @@ class PrefCounts:
     `qids`, `in_run`, `njr` (judged documents retrieved) and `n_judged` per query; `jg_query` and `partial` (several
     subgroups) per group; `item_*` per item (a line of a one-subgroup group, a document of a several-subgroup group):
     group, number `r`, level, retrieved, relevant (level > 0), non-relevant; `pair_a` > `pair_b`: the preferences."""
-    def __init__(self, **kw): self.__dict__.update(kw)
+    def __init__(self, **kw): self.__dict__.update(kw)      # the arrays above, by name
     def __len__(self): return len(self.qids)
     def __repr__(self):
         return f"PrefCounts({plural(len(self), 'query', 'queries')}, {plural(len(self.jg_query), 'judgement group', 'judgement groups')}, " \
@@ -215,12 +216,12 @@ def _check_zero_or_above(level:np.ndarray, # the level of each line of the parti
                              f"above 0 in one judgement group (query {item_qid(k).decode('utf-8', 'replace')})")
 
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #374ee1e7
-def pref_counts(prefs, # preference judgements: anything `read_prefs` accepts
-                run, # a run: anything `engine.inputs.read_run` accepts
+def pref_counts(prefs:object, # preference judgements: anything `read_prefs` accepts
+                run:object, # a run: anything `engine.inputs.read_run` accepts
                 rel_format:str='prefs', # 'prefs' or 'qrels_prefs' (how a file is read)
                 depth:int=None, # -M: keep each query's top `depth` documents
                 queries:str='run', # "run": judged queries in the run; "qrels": every judged query (-c: no results, nothing retrieved)
-               )->PrefCounts:
+               )->PrefCounts: # the preferences and the run's numbering of their documents
     "Every preference of every judgement group, with the run's ranks of its two documents, and the per-group counts."
     P, R = read_prefs(prefs, rel_format), read_run(run)
     judged, ran = np.unique(P.qid), np.unique(R.qid)
@@ -333,11 +334,16 @@ def _counts(c:PrefCounts)->dict:
     return c._cache
 
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #87b0bf42
-def prefs_num_possible(c:PrefCounts)->np.ndarray:
+def prefs_num_possible(c:PrefCounts, # the preference counts of a run
+                      )->np.ndarray: # a count per query
     "Preferences judged for each query, retrieved or not."
     return _by_query(c, _counts(c)['poss']).astype(np.int64)
 
-def prefs_num_fulfilled(c:PrefCounts, retrieved_only:bool=False)->np.ndarray:
+
+# %% ../../../nbs/42_metrics.trec.prefs.ipynb #b373ae12
+def prefs_num_fulfilled(c:PrefCounts, # the preference counts of a run
+                        retrieved_only:bool=False, # count only the preferences between retrieved documents
+                       )->np.ndarray: # a count per query
     "Preferences A > B the run fulfils: A ranked above B, or A retrieved and B not (`retrieved_only`: both retrieved)."
     k = _counts(c)
     return _by_query(c, k['ful_ret'] if retrieved_only else k['ful']).astype(np.int64)
@@ -347,14 +353,18 @@ _KINDS = dict(all=('ful', 'poss'), ret=('ful_ret', 'poss_ret'), imp=(('ful_ret',
 
 def _pick(k, names): return k[names] if isinstance(names, str) else sum(k[n] for n in names)
 
-def prefs_simp(c:PrefCounts, kind:str='all')->np.ndarray:
+def prefs_simp(c:PrefCounts, # the preference counts of a run
+               kind:str='all', # 'all', 'ret' (both documents retrieved) or 'imp' (at least one)
+              )->np.ndarray: # per query, in [0, 1]
     "Fulfilled / possible preferences of each query, all groups pooled; `kind`: 'all', 'ret' (both retrieved) or 'imp' (at least one)."
     k = _counts(c)
     f, p = _KINDS[kind]
     return _ratio(_by_query(c, _pick(k, f)), _by_query(c, _pick(k, p)))
 
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #3a0310c8
-def prefs_avgjg(c:PrefCounts, kind:str='all')->np.ndarray:
+def prefs_avgjg(c:PrefCounts, # the preference counts of a run
+                kind:str='all', # 'all', 'ret' (both documents retrieved) or 'imp' (at least one)
+               )->np.ndarray: # per query, in [0, 1]
     "Fulfilled / possible preferences of each judgement group, averaged over the query's groups."
     k = _counts(c)
     f, p = _KINDS[kind]
@@ -382,7 +392,9 @@ def _pair_table(c:PrefCounts)->tuple:
     return c._pairs
 
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #b6867825
-def prefs_pair(c:PrefCounts, kind:str='all')->np.ndarray:
+def prefs_pair(c:PrefCounts, # the preference counts of a run
+               kind:str='all', # 'all', 'ret' (both documents retrieved) or 'imp' (at least one)
+              )->np.ndarray: # per query, in [0, 1]
     "The share of the groups' preferences each document pair fulfils, averaged over the pairs some group judged."
     kq, share, ret, imp = _pair_table(c)
     score = {'all': ret | imp, 'imp': ret | imp, 'ret': ret}[kind]
@@ -401,7 +413,9 @@ def _rank_in(groups, r, mask):
     return out
 
 # %% ../../../nbs/42_metrics.trec.prefs.ipynb #50ed9b28
-def prefs_avgjg_Rnonrel(c:PrefCounts, retrieved_only:bool=False)->np.ndarray:
+def prefs_avgjg_Rnonrel(c:PrefCounts, # the preference counts of a run
+                        retrieved_only:bool=False, # count only the preferences between retrieved documents
+                       )->np.ndarray: # per query, in [0, 1]
     "`prefs_avgjg` with each group's non-relevant documents made as many as its relevant ones (`retrieved_only`: among the retrieved)."
     k, G = _counts(c), len(c.jg_query)
     R, N = (k['rel_ret'], k['non_ret']) if retrieved_only else (k['rel'], k['non'])

@@ -5,6 +5,7 @@
 # %% ../../../nbs/43_metrics.trec.qrels_jg.ipynb #9e997f14
 from __future__ import annotations
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 import numpy as np
 from ...engine.checks import EvalInputError, QueryMismatchWarning
@@ -16,9 +17,9 @@ from .measures import trec_queries
 __all__ = ['read_qrels_jg', 'JgQueries', 'jg_queries']
 
 # %% ../../../nbs/43_metrics.trec.qrels_jg.ipynb #01def7be
-def read_qrels_jg(src, # a `qid jg docno rel` file (plain or gzip), a DataFrame with a subtopic column (`columns=` names it), or `Qrels`
+def read_qrels_jg(src:object, # a `qid jg docno rel` file (plain or gzip), a DataFrame with a subtopic column (`columns=` names it), or `Qrels`
                   columns:dict=None, # DataFrame column names, e.g. `dict(subtopic='assessor')`
-                 )->Qrels:
+                 )->Qrels: # the judgements, each line's group in `subtopic`
     "Read trec_eval's multi-assessor judgements: `Qrels` whose `subtopic` array holds each line's judgement group."
     return read_qrels(src, columns, subtopics=True)
 
@@ -35,13 +36,13 @@ class JgQueries:
     def __len__(self): return len(self.qids)
     def __repr__(self): return f"JgQueries({len(self)} queries, {len(self.groups)} judgement groups)"
     @property
-    def n_groups(self)->np.ndarray:
+    def n_groups(self)->np.ndarray: # a count per query
         "How many groups judged each query."
         n = np.zeros(len(self), np.int64)
         for _, _, rows in self.groups: n[rows] += 1
         return n
-    def average(self, f, # (TrecQueries) -> one value per query, or a (queries × k) matrix
-               )->np.ndarray:
+    def average(self, f:Callable, # (TrecQueries) -> one value per query, or a (queries × k) matrix
+               )->np.ndarray: # per query (queries × k for a matrix)
         "`f` of each group, averaged over the groups that judged each query (summed in group order, then divided)."
         total = None
         for _, q, rows in self.groups:
@@ -55,14 +56,14 @@ class JgQueries:
 def _ids(a)->np.ndarray: return np.unique(a)          # byte strings sort as strcmp does
 
 # %% ../../../nbs/43_metrics.trec.qrels_jg.ipynb #2b67d3eb
-def jg_queries(qrels, # judgements with groups: anything `read_qrels_jg` accepts
-               run, # a run: anything `engine.inputs.read_run` accepts
+def jg_queries(qrels:object, # judgements with groups: anything `read_qrels_jg` accepts
+               run:object, # a run: anything `engine.inputs.read_run` accepts
                level:int=1, # -l: the lowest grade counted relevant
                depth:int=None, # -M: keep each query's top `depth` documents
                queries:str='run', # "run": judged queries in the run; "qrels": every judged query (-c)
                judged_only:bool=False, # -J: rank only the documents the group judged with a grade >= 0
                version:int=10, # 10 or 9 (the three measures are the same in both)
-              )->JgQueries:
+              )->JgQueries: # one `TrecQueries` per group, and the rows each covers
     "The run joined to each judgement group's qrels: what the `*_avgjg` measures read."
     qrels, run = read_qrels_jg(qrels), read_run(run)
     if qrels.subtopic is None: raise EvalInputError(f"qrels {qrels.source} have no judgement groups; read them with read_qrels_jg")
