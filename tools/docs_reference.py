@@ -81,7 +81,9 @@ def entries(site: Path) -> dict:
                     n, t_ = code_lines(inp.get_text())
                     ex = dict(output=c2.find(class_='cell-output') is not None, lines=n, tests=t_)
                     break
-                out.setdefault(name, []).append(dict(page=f.name, id=h.get('id'), rows=rows, example=ex,
+                pre = h.find_next('pre')
+                is_class = bool(pre and pre.get_text().lstrip().startswith('class '))
+                out.setdefault(name, []).append(dict(page=f.name, id=h.get('id'), rows=rows, example=ex, is_class=is_class,
                                                      member=h.name == 'h4' and '.' in name))
     return out
 
@@ -162,10 +164,11 @@ def page_report(site: Path) -> None:
         for n, es in here.items():
             e = es[0]
             obj = getattr(pkg, n.split('.')[0], None)
-            kind = 'member' if e['member'] else 'class' if inspect.isclass(obj) else 'function'
+            kind = 'member' if e['member'] else 'class' if inspect.isclass(obj) or e.get('is_class') else \
+                'table' if n.isupper() else 'function'
             probs = [f'no description: {r[0]}' for r in e['rows'] if not r[2]]
             probs += [f'no type: {r[0]}' for r in e['rows'] if not r[1] and r[0] != 'Returns']
-            if kind != 'class' and not any(r[0] == 'Returns' for r in e['rows']): probs.append('no Returns row')
+            if kind in ('function', 'member') and not any(r[0] == 'Returns' for r in e['rows']): probs.append('no Returns row')
             ex = e['example']
             if kind == 'function' and not (ex and ex['output'] and ex['tests'] < ex['lines']):
                 probs.append('no example with printed output right under the entry')
