@@ -56,7 +56,7 @@ __all__ = list(_HOME)
 
 # %% ../nbs/99_api.ipynb #529b631e
 def __getattr__(name:str, # a public name of the package
-               ):
+               )->object: # the function, class, measure or constant, kept as a global of the package
     "The public name `name`, imported from the module that defines it on first use and kept (PEP 562)"
     module = _HOME.get(name)
     if module is None: raise AttributeError(f"module 'rankmetrics_nb' has no attribute {name!r}")

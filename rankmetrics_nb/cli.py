@@ -302,25 +302,6 @@ def _quiet_stdout():
     try: os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation): pass
 
-# %% ../nbs/90_cli.ipynb #1a5f8ac1
-def main(argv:list=None, # arguments (default: the command line)
-        )->int:
-    "Entry point of the `rankmetrics` command: one line on stderr and status 2 for any bad input or argument, never a traceback."
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        if argv[:1] == ['trec_eval']:                   # trec_eval's own flags, parsed the way trec_eval parses them
-            from rankmetrics_nb.interop.trec_eval import trec_eval_main
-            return trec_eval_main(argv[1:])
-        return _command(_parser(next(iter(argv), None)).parse_args(argv))
-    except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)
-    except EvalInputError as e: print(f'rankmetrics: error: {e.said(argv[0]) if hasattr(e, "said") else e}', file=sys.stderr)
-    except BrokenPipeError:                             # the reader of stdout stopped reading (`| head`): end quietly
-        _quiet_stdout()
-        return 141                                      # as a command killed by SIGPIPE (128 + 13)
-    except OSError as e: print(f"rankmetrics: error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
-    except KeyboardInterrupt: return 130
-    return 2
-
 # %% ../nbs/90_cli.ipynb #5ab04cd1
 def _matches(arg:str)->list:
     "The files a RUN argument names: itself, or the files its glob matches (an error if none)."
@@ -446,6 +427,25 @@ def _reconcile(a, out)->int:
         for x, y in _attributed(r, a.attribute): print('\n' + r.attribution(x, y).report(), file=out)
         print(file=out)
     return 0
+
+# %% ../nbs/90_cli.ipynb #1a5f8ac1
+def main(argv:list=None, # arguments (default: the command line)
+        )->int: # the exit status: 0, or 2 for a bad input or argument (141: stdout closed; 130: interrupted)
+    "Entry point of the `rankmetrics` command: one line on stderr and status 2 for any bad input or argument, never a traceback."
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        if argv[:1] == ['trec_eval']:                   # trec_eval's own flags, parsed the way trec_eval parses them
+            from rankmetrics_nb.interop.trec_eval import trec_eval_main
+            return trec_eval_main(argv[1:])
+        return _command(_parser(next(iter(argv), None)).parse_args(argv))
+    except SystemExit as e: return e.code if isinstance(e.code, int) else 0   # argparse: -h (0), a bad argument (2, said)
+    except EvalInputError as e: print(f'rankmetrics: error: {e.said(argv[0]) if hasattr(e, "said") else e}', file=sys.stderr)
+    except BrokenPipeError:                             # the reader of stdout stopped reading (`| head`): end quietly
+        _quiet_stdout()
+        return 141                                      # as a command killed by SIGPIPE (128 + 13)
+    except OSError as e: print(f"rankmetrics: error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+    except KeyboardInterrupt: return 130
+    return 2
 
 # %% ../nbs/90_cli.ipynb #f43516af
 if __name__ == '__main__' and globals().get('__spec__') is not None: sys.exit(main())   # `python -m rankmetrics_nb.cli`, not a notebook

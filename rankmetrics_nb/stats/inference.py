@@ -6,6 +6,7 @@
 from __future__ import annotations
 import math
 from dataclasses import dataclass
+from collections.abc import Sequence
 import numpy as np
 from ..engine.checks import EvalInputError, check_number, check_choice
 from .significance import (CORRECTIONS, t_test, wilcoxon_test, sign_test, randomisation_test,
@@ -81,29 +82,40 @@ class DiscriminativePower:
     seed: int = None      # their seed
 
     @property
-    def significant(self)->np.ndarray: return self.padj < self.alpha
+    def significant(self)->np.ndarray: # (pairs x measures) booleans: adjusted p below alpha
+        "Which pairs each measure tells apart at alpha."
+        return self.padj < self.alpha
 
     @property
-    def power(self)->np.ndarray:
+    def power(self)->np.ndarray: # one share per measure, in [0, 1]
         "The discriminative power of each measure: the share of pairs significant at alpha."
         return self.significant.mean(0)
 
-    def asl_curve(self, measure=0)->np.ndarray:
+    def asl_curve(self,
+                  measure:str|int=0, # a measure name or index
+                 )->np.ndarray: # the pairs' adjusted p-values, ascending
         "The ASL curve of a measure (name or index): its pairs' (adjusted) p-values, ascending."
         return np.sort(self.padj[:, self.measures.index(measure) if isinstance(measure, str) else measure])
 
-    def rows(self)->list:
+    def rows(self)->list: # [{run_a, run_b, measure, diff, p, p_adj, significant}]
         "One dict per (pair, measure): runs, difference, p, adjusted p, significant."
         return [dict(run_a=self.runs[a], run_b=self.runs[b], measure=m, diff=float(self.diff[k, j]),
                      p=float(self.pvalue[k, j]), p_adj=float(self.padj[k, j]),
                      significant=bool(self.significant[k, j]))
                 for k, (a, b) in enumerate(self.pairs) for j, m in enumerate(self.measures)]
 
-    def report(self)->str: return _dp_report(self)
-    def plot(self, ax=None): return _asl_plot(self, ax)
+    def report(self)->str: # a table per measure, then the test's settings
+        "The per-measure table: pairs, significant pairs, power, smallest significant difference."
+        return _dp_report(self)
+
+    def plot(self,
+             ax:object=None, # matplotlib axes to draw on; None: a new figure
+            )->object: # the matplotlib axes
+        "The ASL curves of every measure, with alpha as a dotted line."
+        return _asl_plot(self, ax)
 
 # %% ../../nbs/73_stats.inference.ipynb #9a721ae4
-def discriminative_power(scores, # per-topic values: a `Comparison`, or (runs x topics [x measures])
+def discriminative_power(scores:object, # per-topic values: a `Comparison`, or (runs x topics [x measures])
                          runs:list=None, # run names (arrays only)
                          measures:list=None, # measure names (arrays only)
                          test:str='randomisation', # one of DP_TESTS
@@ -111,7 +123,7 @@ def discriminative_power(scores, # per-topic values: a `Comparison`, or (runs x 
                          alpha:float=0.05, # significance level
                          n_resamples:int=1000, # randomisation / bootstrap rounds, one matrix shared by every pair
                          seed:int=0, # seed of `numpy.random.default_rng`
-                        )->DiscriminativePower:
+                        )->DiscriminativePower: # every pair's ASL on every measure, and the share significant
     "Test every pair of runs on every measure: ASLs, the ASL curve and the share of pairs significant."
     X, runs, measures = _scores(scores, runs, measures)
     test, correction, alpha, resampled = _dp_options(test, correction, alpha, n_resamples)
@@ -177,14 +189,18 @@ class SwapRates:
     n_trials: int           # trials per size
     seed: int               # seed of `numpy.random.default_rng`
 
-    def rate(self, size:int, measure=0, min_diff:float=0.0)->float:
+    def rate(self,
+             size:int, # a topic-set size c, one of `sizes`
+             measure:str|int=0, # a measure name or index
+             min_diff:float=0.0, # count only the comparisons with |d_A| at least this
+            )->float: # swaps / comparisons, in [0, 1]; NaN without comparisons
         "The swap rate at one size among the comparisons with |d_A| >= min_diff (NaN where there are none)."
         s, m = self.sizes.index(size), self.measures.index(measure) if isinstance(measure, str) else measure
         k = int(math.floor(min_diff / self.bin_width + 1e-9))
         n = self.comparisons[s, k:, m].sum()
         return float(self.swaps[s, k:, m].sum() / n) if n else math.nan
 
-    def rows(self)->list:
+    def rows(self)->list: # [{measure, size, diff_low, diff_high, comparisons, swaps, rate}]
         "One dict per (measure, size, bin) with comparisons: the bin's range, comparisons, swaps, rate."
         return [dict(measure=m, size=c, diff_low=k * self.bin_width, diff_high=(k + 1) * self.bin_width,
                      comparisons=int(self.comparisons[s, k, j]), swaps=int(self.swaps[s, k, j]),
@@ -192,17 +208,21 @@ class SwapRates:
                 for j, m in enumerate(self.measures) for s, c in enumerate(self.sizes)
                 for k in range(self.comparisons.shape[1]) if self.comparisons[s, k, j]]
 
-    def report(self, thresholds=(0.0, 0.02, 0.05, 0.1))->str: return _swap_report(self, thresholds)
+    def report(self,
+               thresholds:Sequence=(0.0, 0.02, 0.05, 0.1), # a column per threshold of |d_A|
+              )->str: # a row per measure and size
+        "Swap rates per measure and size among the comparisons with |d_A| at least each threshold."
+        return _swap_report(self, thresholds)
 
 # %% ../../nbs/73_stats.inference.ipynb #5cfce9de
-def swap_rates(scores, # per-topic values: a `Comparison`, or (runs x topics [x measures])
+def swap_rates(scores:object, # per-topic values: a `Comparison`, or (runs x topics [x measures])
                runs:list=None, # run names (arrays only)
                measures:list=None, # measure names (arrays only)
                sizes:list=None, # topic-set sizes c (each at most half the topics); None: 5, 10, ... n/2
                n_trials:int=100, # random splits per size
                bin_width:float=0.01, # width of the bins of |d_A|
                seed:int=0, # seed of `numpy.random.default_rng`
-              )->SwapRates:
+              )->SwapRates: # comparisons and swaps per size, difference bin and measure
     "Voorhees and Buckley's swap rates: how often two disjoint topic sets order a pair of runs differently."
     X, runs, measures = _scores(scores, runs, measures)
     n, w = X.shape[1], check_number(bin_width, 'bin_width', 'the width of the bins', low=0, open_low=True)
@@ -280,10 +300,10 @@ def _tau_ap_strict(x:np.ndarray, y:np.ndarray)->float:
     return float(2 * ((above_x & above_y).sum(1)[ok] / p[ok]).mean() - 1) if ok.any() else math.nan
 
 # %% ../../nbs/73_stats.inference.ipynb #daf49b34
-def tau_ap(x, # scores of the ranking under study (higher first)
-           y, # reference scores of the same items (higher first)
+def tau_ap(x:np.ndarray|Sequence, # scores of the ranking under study (higher first)
+           y:np.ndarray|Sequence, # reference scores of the same items (higher first)
            *, ties:str='expected', # one of TAU_AP_TIES
-          )->float:
+          )->float: # tau_AP, in [-1, 1]
     "Yilmaz, Aslam and Robertson's AP correlation of ranking x against reference y; ties as stated by `ties`."
     x, y = _scores_pair(x, y)
     ties = check_choice(ties, 'tie policy', TAU_AP_TIES)
@@ -303,12 +323,14 @@ class Agreement:
     tau_ap: np.ndarray    # [i, j]: tau_AP of condition i's ranking against condition j's as the reference
     ties: str             # the tau_AP tie policy
 
-    def rows(self)->list:
+    def rows(self)->list: # [{studied, reference, tau, tau_ap}]
         "One dict per ordered pair of conditions (studied, reference): tau, tau_AP."
         return [dict(studied=a, reference=b, tau=float(self.tau[i, j]), tau_ap=float(self.tau_ap[i, j]))
                 for i, a in enumerate(self.labels) for j, b in enumerate(self.labels) if i != j]
 
-    def report(self)->str: return _agreement_report(self)
+    def report(self)->str: # the two matrices as text
+        "Kendall's tau-b (symmetric) and tau_AP (row: studied, column: reference) as text."
+        return _agreement_report(self)
 
 # %% ../../nbs/73_stats.inference.ipynb #a9fe2b20
 def _means_matrix(scores, labels, runs)->tuple:
@@ -328,11 +350,11 @@ def _means_matrix(scores, labels, runs)->tuple:
     return m, labels, [f'run{i + 1}' for i in range(len(m))] if runs is None else list(runs)
 
 # %% ../../nbs/73_stats.inference.ipynb #ac8402f9
-def agreement(scores, # a `Comparison` (its measures), {condition: {run: mean}}, or (runs x conditions) means
+def agreement(scores:object, # a `Comparison` (its measures), {condition: {run: mean}}, or (runs x conditions) means
               labels:list=None, # condition names (arrays only)
               runs:list=None, # run names (arrays), or the runs to rank (dicts; default: the first condition's)
               ties:str='expected', # tau_AP's tie policy, one of TAU_AP_TIES
-             )->Agreement:
+             )->Agreement: # tau and tau_AP between every two conditions
     "Kendall's tau-b and tau_AP between every two conditions' rankings of the same systems."
     m, labels, runs = _means_matrix(scores, labels, runs)
     k = m.shape[1]

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import math
 import numpy as np
+from collections.abc import Iterable, Sequence
 from ..engine.checks import EvalInputError
 from .significance import normal_cdf
 
@@ -13,30 +14,36 @@ from .significance import normal_cdf
 __all__ = ['risk_weighted', 'urisk', 'trisk', 'georisk', 'trec_risk']
 
 # %% ../../nbs/71_stats.risk.ipynb #6d11c8c3
-def risk_weighted(run, # per-query scores of the run (queries x ...)
-                  base, # the baseline's, aligned
+def risk_weighted(run:np.ndarray|Sequence, # per-query scores of the run (queries x ...)
+                  base:np.ndarray|Sequence, # the baseline's, aligned
                   alpha:float=0.0, # risk sensitivity: losses weigh 1 + alpha
-                 )->np.ndarray:
+                 )->np.ndarray: # z_i, the shape of `run`
     "The risk-weighted differences $z_i$: $r_i - b_i$ where the run wins or ties, $(1+\\alpha)(r_i - b_i)$ where it loses."
     delta = np.asarray(run, float) - np.asarray(base, float)
     return np.where(delta < 0, (1 + alpha) * delta, delta)
 
 # %% ../../nbs/71_stats.risk.ipynb #23420d7e
-def urisk(run, base, alpha:float=0.0)->np.ndarray:
+def urisk(run:np.ndarray|Sequence, # per-query scores of the run (queries x ...)
+          base:np.ndarray|Sequence, # the baseline's, aligned
+          alpha:float=0.0, # risk sensitivity: losses weigh 1 + alpha
+         )->np.ndarray: # URisk, one per column (a scalar for vectors)
     "URisk: the mean risk-weighted difference (over axis 0, the queries)."
     return risk_weighted(run, base, alpha).mean(0)
 
 # %% ../../nbs/71_stats.risk.ipynb #3998f4ee
-def trisk(run, base, alpha:float=0.0)->np.ndarray:
+def trisk(run:np.ndarray|Sequence, # per-query scores of the run (queries x ...)
+          base:np.ndarray|Sequence, # the baseline's, aligned
+          alpha:float=0.0, # risk sensitivity: losses weigh 1 + alpha
+         )->np.ndarray: # TRisk, one per column (a scalar for vectors); |TRisk| > 2 reads as significant
     "TRisk: URisk over its standard error $s_z/\\sqrt c$ (a t statistic on the risk-weighted differences)."
     z = risk_weighted(run, base, alpha)
     with np.errstate(divide='ignore', invalid='ignore'):
         return z.mean(0) / (z.std(0, ddof=1) / math.sqrt(len(z)))
 
 # %% ../../nbs/71_stats.risk.ipynb #aa6899c8
-def georisk(x, # scores: (runs x queries), or (runs x queries x measures)
+def georisk(x:np.ndarray|Sequence, # scores: (runs x queries), or (runs x queries x measures)
             alpha:float=0.0, # risk sensitivity
-           )->np.ndarray:
+           )->np.ndarray: # GeoRisk per run (runs, or runs x measures)
     "GeoRisk of every run against all the others (per measure when x is 3-d)."
     x = np.asarray(x, float)
     S, T, N = x.sum(1, keepdims=True), x.sum(0, keepdims=True), x.sum((0, 1), keepdims=True)
@@ -55,9 +62,9 @@ def trec_risk(run:dict, # {topic: value} of one measure for the run's topics (0 
               baseline:dict, # {topic: value} for the baseline run's topics
               alpha:float=0.0, # -riskAlpha
               tool:str='ndeval', # 'ndeval' or 'gdeval'
-              judged=None, # the topics of the qrels (ndeval) / with a relevant document (gdeval)
+              judged:Iterable=None, # the topics of the qrels (ndeval) / with a relevant document (gdeval)
               all_topics:bool=False, # the tools' -c
-             )->tuple:
+             )->tuple: # ({topic: risk-weighted difference} in the tool's order, the mean it prints)
     "The risk rows a TREC Web track tool prints: ({topic: risk-weighted difference}, their mean as the tool divides)."
     judged = set(map(str, judged or ()))
     run, baseline = {str(k): v for k, v in run.items()}, {str(k): v for k, v in baseline.items()}

@@ -6,6 +6,7 @@
 from __future__ import annotations
 import math
 from statistics import NormalDist
+from collections.abc import Sequence
 import numpy as np
 from ..engine.checks import EvalInputError, is_real
 
@@ -23,13 +24,14 @@ _ND = NormalDist()
 
 def _lg(x)->np.ndarray: return np.asarray(_lgamma(np.asarray(x, float)), float)
 
-def normal_cdf(x, # points
-              )->np.ndarray:
+def normal_cdf(x:float|np.ndarray|Sequence, # points
+              )->np.ndarray: # Φ(x), the shape of x
     "The standard normal CDF $\\Phi(x)$, elementwise, from `math.erfc` (full precision in both tails)."
     return np.asarray(_erfc(-np.asarray(x, float) / math.sqrt(2)), float) / 2
 
-def normal_ppf(p, # probabilities
-              )->np.ndarray:
+# %% ../../nbs/70_stats.significance.ipynb #c9d25fc3
+def normal_ppf(p:float|np.ndarray|Sequence, # probabilities
+              )->np.ndarray: # the quantiles, the shape of p
     "The standard normal quantile $\\Phi^{-1}(p)$ (`statistics.NormalDist.inv_cdf`); -inf at 0, inf at 1, NaN outside."
     p = np.asarray(p, float)
     out = np.full(p.shape, np.nan)
@@ -92,11 +94,11 @@ def _log_power_terms(a, b, x, y):
     return out
 
 # %% ../../nbs/70_stats.significance.ipynb #6faff061
-def betainc(a, # first shape (> 0)
-            b, # second shape (> 0)
-            x, # points in [0, 1]
-            y=None, # 1 - x, when the caller knows it more precisely than 1 - x (tails near 1)
-           )->np.ndarray:
+def betainc(a:float|np.ndarray, # first shape (> 0)
+            b:float|np.ndarray, # second shape (> 0)
+            x:float|np.ndarray, # points in [0, 1]
+            y:float|np.ndarray=None, # 1 - x, when the caller knows it more precisely than 1 - x (tails near 1)
+           )->np.ndarray: # I_x(a, b), broadcast over a, b and x
     "The regularised incomplete beta function $I_x(a, b)$, elementwise (continued fraction; ~1e-15 relative)."
     a, b, x = np.broadcast_arrays(*(np.asarray(v, float) for v in (a, b, x)))
     y = 1 - x if y is None else np.broadcast_to(np.asarray(y, float), x.shape)
@@ -112,9 +114,9 @@ def betainc(a, # first shape (> 0)
     return out
 
 # %% ../../nbs/70_stats.significance.ipynb #e55bb8cb
-def t_pvalue(t, # t statistics
-             df, # degrees of freedom
-            )->np.ndarray:
+def t_pvalue(t:float|np.ndarray, # t statistics
+             df:float|np.ndarray, # degrees of freedom
+            )->np.ndarray: # two-sided p-values, broadcast over t and df
     "Two-sided p-value of Student's t: $P(|T_\\nu| \\ge |t|) = I_{\\nu/(\\nu+t^2)}(\\nu/2, 1/2)$."
     t2, df = np.asarray(t, float) ** 2, np.asarray(df, float)
     inf = np.isinf(t2)
@@ -124,9 +126,9 @@ def t_pvalue(t, # t statistics
     return np.where(np.isnan(t2), np.nan, p)
 
 # %% ../../nbs/70_stats.significance.ipynb #935c09de
-def t_quantile(q, # probability, e.g. 0.975
+def t_quantile(q:float, # probability, e.g. 0.975
                df:float, # degrees of freedom
-              )->float:
+              )->float: # t with P(T <= t) = q
     "The quantile of Student's t (q > 1/2), by bisection on `t_pvalue` to full precision."
     target, lo, hi = 2 * (1 - q), 0.0, 1.0
     while t_pvalue(hi, df) > target: hi *= 2
@@ -137,9 +139,9 @@ def t_quantile(q, # probability, e.g. 0.975
     return (lo + hi) / 2
 
 # %% ../../nbs/70_stats.significance.ipynb #019827b7
-def binom_cdf(k, # successes (integers)
-              n, # trials
-             )->np.ndarray:
+def binom_cdf(k:int|np.ndarray, # successes (integers)
+              n:int|np.ndarray, # trials
+             )->np.ndarray: # P(X <= k), broadcast over k and n
     "$P(X \\le k)$ for $X \\sim \\mathrm{Binomial}(n, 1/2)$: $I_{1/2}(n-k, k+1)$ (1 when k >= n)."
     k, n = np.broadcast_arrays(np.asarray(k, float), np.asarray(n, float))
     full = k >= n
@@ -147,7 +149,7 @@ def binom_cdf(k, # successes (integers)
 
 # %% ../../nbs/70_stats.significance.ipynb #fbe487f9
 def wilcoxon_null(n:int, # number of non-zero differences
-                 )->np.ndarray:
+                 )->np.ndarray: # P(W+ = s) for s = 0 .. n(n+1)/2
     "Exact null distribution of the Wilcoxon signed-rank sum $W^+$ for n untied ranks: P(W+ = s), s = 0..n(n+1)/2."
     c = np.zeros(n * (n + 1) // 2 + 1); c[0] = 1
     for i in range(1, n + 1): c[i:] = c[i:] + c[:len(c) - i]      # c_i(s) = c_{i-1}(s) + c_{i-1}(s - i): a loop over n, not over data
@@ -161,10 +163,10 @@ def _gl(a, b, panels:int, order:int=20):
     half, mid = np.diff(edges)[:, None] / 2, (edges[:-1] + edges[1:])[:, None] / 2
     return (mid + half * x).ravel(), (half * w).ravel()
 
-def studentized_range_sf(q, # studentized range statistics
+def studentized_range_sf(q:float|np.ndarray, # studentized range statistics
                          k:int, # number of groups (runs)
                          df:float, # degrees of freedom of the error variance (np.inf: known variance)
-                        )->np.ndarray:
+                        )->np.ndarray: # P(Q > q) for each q
     "$P(Q_{k,\\nu} > q)$, the upper tail of the studentized range, by Gauss–Legendre integration (~1e-10 absolute)."
     q = np.atleast_1d(np.asarray(q, float))
     z, wz = _gl(-9.0, 9.0, 18)                                   # inner integral over the normal
@@ -184,7 +186,7 @@ def studentized_range_sf(q, # studentized range statistics
 def studentized_range_quantile(p:float, # probability, e.g. 0.95
                                k:int, # number of groups (runs)
                                df:float, # degrees of freedom of the error variance (np.inf: known variance)
-                              )->float:
+                              )->float: # q with P(Q <= q) = p
     "The p quantile of the studentized range $Q_{k,\\nu}$, by bisection on `studentized_range_sf` (to its ~1e-10)."
     target, lo, hi = 1 - p, 0.0, 1.0
     while studentized_range_sf(hi, k, df)[0] > target: hi *= 2
@@ -202,17 +204,19 @@ def _column_matrix(d)->np.ndarray:
                              "can say what it would have been); leave such queries out, as compare_values does (and says how many)")
     return d[:, None] if d.ndim == 1 else d
 
-def check_resampling(n_resamples, # rounds of a randomisation test or a bootstrap
-                     seed, # the seed of `numpy.random.default_rng`
-                    )->tuple:
+# %% ../../nbs/70_stats.significance.ipynb #91d6a131
+def check_resampling(n_resamples:int|float, # rounds of a randomisation test or a bootstrap
+                     seed:int|float, # the seed of `numpy.random.default_rng`
+                    )->tuple: # (n_resamples, seed) as ints
     "(n_resamples, seed) as ints, or a clear error: a positive whole number of rounds, and a whole number ≥ 0 as the seed."
     for v, name, low in ((n_resamples, 'n_resamples', 1), (seed, 'seed', 0)):
         if not is_real(v) or not (isinstance(v, (int, np.integer)) or float(v).is_integer()) or v < low:
             raise EvalInputError(f"{name} must be a whole number ≥ {low}; got {v!r}")
     return int(n_resamples), int(seed)
 
-def t_test(d, # differences: a vector, or a (queries x columns) matrix
-          )->tuple:
+# %% ../../nbs/70_stats.significance.ipynb #a23a82ad
+def t_test(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
+          )->tuple: # (t statistics, two-sided p-values), one per column
     "Paired Student's t: (t statistics, two-sided p-values) per column; `scipy.stats.ttest_rel`'s values."
     d = _column_matrix(d)
     n = len(d)
@@ -257,16 +261,16 @@ def _wilcoxon1(d:np.ndarray)->tuple:
     return stat, math.erfc(abs(z) / math.sqrt(2))
 
 # %% ../../nbs/70_stats.significance.ipynb #8e5eaa5e
-def wilcoxon_test(d, # differences: a vector, or a (queries x columns) matrix
-                 )->tuple:
+def wilcoxon_test(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
+                 )->tuple: # (statistics min(W+, W-), two-sided p-values), one per column
     "Wilcoxon signed-rank: (statistics min(W+, W-), two-sided p-values) per column, with `scipy.stats.wilcoxon`'s default conventions."
     d = _column_matrix(d)
     res = [_wilcoxon1(d[:, j]) for j in range(d.shape[1])]      # a loop over columns (pairs x measures), not queries
     return np.array([r[0] for r in res]), np.array([r[1] for r in res])
 
 # %% ../../nbs/70_stats.significance.ipynb #21b63ded
-def sign_test(d, # differences: a vector, or a (queries x columns) matrix
-             )->tuple:
+def sign_test(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
+             )->tuple: # (positive differences, two-sided p-values), one per column
     "Sign test: (number of positive differences, two-sided exact binomial p-values) per column; zeros are dropped."
     d = _column_matrix(d)
     k, m = (d > 0).sum(0), (d != 0).sum(0)
@@ -278,11 +282,11 @@ RANDOMISATION_EXACT_MAX = 20  # up to this many queries the randomisation test e
 
 def _block_rows(n:int, budget:int=1 << 22)->int: return max(1, budget // max(n, 1))
 
-def randomisation_test(d, # differences: a vector, or a (queries x columns) matrix
+def randomisation_test(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
                        n_resamples:int=10_000, # random sign vectors when the test is not exact
                        seed:int=0, # seed of `numpy.random.default_rng`
                        exact_max:int=RANDOMISATION_EXACT_MAX, # enumerate all 2^n sign vectors up to this many queries
-                      )->tuple:
+                      )->tuple: # (p-values, their standard errors, exact?): one p and one error per column
     "Fisher's paired randomisation test: (p-values, their Monte Carlo standard errors (0 when exact), exact?) per column."
     d, (n_resamples, seed) = _column_matrix(d), check_resampling(n_resamples, seed)
     n = len(d)
@@ -301,11 +305,11 @@ def randomisation_test(d, # differences: a vector, or a (queries x columns) matr
 # %% ../../nbs/70_stats.significance.ipynb #7925c01c
 BOOTSTRAP_BATCH = 1 << 22    # numbers drawn per batch (rows = BOOTSTRAP_BATCH // queries)
 
-def bootstrap_means(d, # differences: a vector, or a (queries x columns) matrix
+def bootstrap_means(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
                     n_resamples:int=10_000, # bootstrap resamples B
                     seed:int=0, # seed of `numpy.random.default_rng`
                     batch:int=None, # resamples drawn per batch; None: BOOTSTRAP_BATCH // queries
-                   )->np.ndarray:
+                   )->np.ndarray: # (B x columns) mean differences of the resamples
     "The bootstrap distribution of the mean difference: a (B x columns) matrix."
     d, (n_resamples, seed) = _column_matrix(d), check_resampling(n_resamples, seed)
     n = len(d)
@@ -329,13 +333,13 @@ def _quantile(theta:np.ndarray, q:np.ndarray)->np.ndarray:
     return np.where(np.isnan(q), np.nan, a + (b - a) * g)
 
 # %% ../../nbs/70_stats.significance.ipynb #e8acc4d0
-def bootstrap_ci(d, # differences: a vector, or a (queries x columns) matrix
+def bootstrap_ci(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
                  theta_b:np.ndarray=None, # the bootstrap means (`bootstrap_means`); None: drawn here
                  confidence:float=0.95, # confidence level
                  method:str='percentile', # 'percentile' or 'bca'
                  n_resamples:int=10_000, # when theta_b is None
                  seed:int=0, # when theta_b is None
-                )->tuple:
+                )->tuple: # (low, high), one bound per column
     "Bootstrap confidence interval of the mean difference: (low, high) per column."
     d = _column_matrix(d)
     theta_b = bootstrap_means(d, n_resamples, seed) if theta_b is None else theta_b
@@ -355,10 +359,11 @@ def bootstrap_ci(d, # differences: a vector, or a (queries x columns) matrix
     return _quantile(theta_b, lo), _quantile(theta_b, hi)
 
 # %% ../../nbs/70_stats.significance.ipynb #ccd82fd5
-def bootstrap_test(d, # differences: a vector, or a (queries x columns) matrix
+def bootstrap_test(d:np.ndarray|Sequence, # differences: a vector, or a (queries x columns) matrix
                    theta_b:np.ndarray=None, # the bootstrap means; None: drawn here
-                   n_resamples:int=10_000, seed:int=0,
-                  )->np.ndarray:
+                   n_resamples:int=10_000, # when theta_b is None
+                   seed:int=0, # when theta_b is None
+                  )->np.ndarray: # two-sided p-values, one per column
     "Paired bootstrap test of a zero mean difference (shift method): two-sided p-values per column."
     d = _column_matrix(d)
     theta_b = bootstrap_means(d, n_resamples, seed) if theta_b is None else theta_b
@@ -379,9 +384,9 @@ def _tukey_parts(x, design:str)->tuple:
     else: raise EvalInputError(f"unknown Tukey design {design!r}; choose 'paired' or 'independent'")
     return means, (resid ** 2).sum() / df, df, n
 
-def tukey_hsd(x, # scores: (runs x queries)
+def tukey_hsd(x:np.ndarray|Sequence, # scores: (runs x queries)
               design:str='paired', # 'paired' (two-way runs x queries) or 'independent' (one-way, scipy's)
-             )->tuple:
+             )->tuple: # (q statistics, p-values), one per pair
     "Tukey's HSD for every pair of runs (i < j, in `np.triu_indices` order): (q statistics, p-values)."
     means, mse, df, n = _tukey_parts(x, design)
     i, j = np.triu_indices(len(means), 1)
@@ -393,10 +398,10 @@ def tukey_hsd(x, # scores: (runs x queries)
     return q, p
 
 # %% ../../nbs/70_stats.significance.ipynb #a7b9c1d3
-def tukey_intervals(x, # scores: (runs x queries)
+def tukey_intervals(x:np.ndarray|Sequence, # scores: (runs x queries)
                     confidence:float=0.95, # the simultaneous confidence level
                     design:str='paired', # as in `tukey_hsd`
-                   )->tuple:
+                   )->tuple: # (low, high), one interval per pair
     "Tukey's simultaneous intervals of $\\bar x_j - \\bar x_i$ for every pair i < j (`np.triu_indices` order): (low, high)."
     means, mse, df, n = _tukey_parts(x, design)
     i, j = np.triu_indices(len(means), 1)
@@ -406,9 +411,9 @@ def tukey_intervals(x, # scores: (runs x queries)
 # %% ../../nbs/70_stats.significance.ipynb #88431b43
 CORRECTIONS = ('holm', 'bonferroni', 'bh', 'none')
 
-def adjust_pvalues(p, # p-values: a vector, or a matrix whose columns are separate families
+def adjust_pvalues(p:np.ndarray|Sequence, # p-values: a vector, or a matrix whose columns are separate families
                    method:str='holm', # one of CORRECTIONS
-                  )->np.ndarray:
+                  )->np.ndarray: # the adjusted p-values, the shape of p
     "Adjusted p-values per column (each column one family); NaN p-values stay NaN and do not count."
     p = np.asarray(p, float)
     if method not in CORRECTIONS: raise EvalInputError(f"unknown correction {method!r}; choose one of: {', '.join(CORRECTIONS)}")

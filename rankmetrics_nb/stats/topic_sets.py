@@ -5,6 +5,7 @@
 # %% ../../nbs/72_stats.topic_sets.ipynb #167eef84
 from __future__ import annotations
 import math, functools
+from collections.abc import Sequence
 import numpy as np
 from ..engine.checks import EvalInputError, check_number, check_choice, is_real
 from .significance import betainc, normal_cdf, normal_ppf, t_quantile
@@ -27,7 +28,7 @@ def _poisson_window(mu:float)->tuple:
 def nct_cdf(t:float, # the point
             df:float, # degrees of freedom (> 0)
             nc:float, # noncentrality
-           )->float:
+           )->float: # the probability, in [0, 1]
     "$P(T' \\le t)$ for the noncentral t distribution (Lenth's series)."
     if t < 0: return 1 - nct_cdf(-t, df, -nc)
     j, logp = _poisson_window(nc * nc / 2)
@@ -42,7 +43,7 @@ def ncf_sf(f:float, # the point (>= 0)
            d1:float, # numerator degrees of freedom
            d2:float, # denominator degrees of freedom
            nc:float, # noncentrality (>= 0)
-          )->float:
+          )->float: # the probability, in [0, 1]
     "$P(F' > f)$ for the noncentral F distribution (a Poisson mixture of central F)."
     j, logw = _poisson_window(nc / 2)
     x, y = d2 / (d1 * f + d2), d1 * f / (d1 * f + d2)
@@ -123,7 +124,7 @@ def power(*, n:int, # the number of topics (>= 2)
           variance:float, # the per-topic score variance sigma^2 (`residual_variance`)
           test:str='t', # 't' or 'anova'
           m:int=None, # with 'anova': the number of systems
-         )->float:
+         )->float: # the power 1 - beta, in [0, 1]
     "The probability that `n` topics detect a true difference `min_diff` at level `alpha`."
     alpha, min_diff, variance, test, m = _checked(alpha, min_diff, variance, test, m)
     if test == 'ci': raise EvalInputError("a confidence interval has no power; use ci_width(n=, alpha=, variance=)")
@@ -155,7 +156,7 @@ def _normal_guess(alpha:float, beta:float, effect:float)->int:
 def ci_width(*, n:int, # the number of topics (>= 2)
              alpha:float=0.05, # the interval's level is 1 - alpha
              variance:float, # the per-topic score variance sigma^2; sigma_d^2 = 2 variance
-            )->float:
+            )->float: # the expected width, in score units
     "Expected width $2\\,t_{\\alpha/2}(n-1)\\,c_n\\,\\sigma_d/\\sqrt n$ of the t interval of a paired difference."
     alpha, _, variance, _, _ = _checked(alpha, None, variance, 'ci', None)
     n = _whole(n, _TOPICS)
@@ -170,7 +171,7 @@ def topic_set_size(*, alpha:float=0.05, # significance level (two-sided); the in
                    test:str='t', # one of DESIGNS: 't', 'anova', 'ci'
                    m:int=None, # with 'anova': the number of systems
                    width:float=None, # with 'ci': the largest expected interval width
-                  )->int:
+                  )->int: # the number of topics, at least 2
     "The smallest number of topics that meets the design's requirement."
     alpha, min_diff, variance, test, m = _checked(alpha, min_diff, variance, test, m, width)
     if test == 'ci': return _ci_size(alpha, variance, width)
@@ -192,7 +193,7 @@ def detectable_difference(*, n:int, # the number of topics (>= 2)
                           variance:float, # the per-topic score variance sigma^2
                           test:str='t', # 't' or 'anova'
                           m:int=None, # with 'anova': the number of systems
-                         )->float:
+                         )->float: # the difference (t) or range (anova), in score units
     "The true difference (t) or range (anova) that `n` topics detect with power 1 - beta."
     alpha, _, variance, test, m = _checked(alpha, None, variance, test, m)
     if test == 'ci': raise EvalInputError("a confidence interval detects no difference; use ci_width(n=, alpha=, variance=)")
@@ -200,8 +201,8 @@ def detectable_difference(*, n:int, # the number of topics (>= 2)
     return _bisect(lambda d: _power(n, alpha, d, variance, test, m), 1 - beta, 0.0, math.sqrt(variance))
 
 # %% ../../nbs/72_stats.topic_sets.ipynb #81f057a5
-def residual_variance(scores, # per-topic scores: (systems x topics), or (systems x topics x measures)
-                     ): # a float, or one per measure
+def residual_variance(scores:np.ndarray|Sequence, # per-topic scores: (systems x topics), or (systems x topics x measures)
+                     )->float|np.ndarray: # a float, or one per measure
     "The residual variance of a two-way ANOVA without replication (systems x topics): Sakai's estimate."
     x = np.asarray(scores, float)
     if x.ndim not in (2, 3) or x.shape[0] < 2 or x.shape[1] < 2 or not np.isfinite(x).all():
