@@ -147,14 +147,23 @@ def _cell(s: str) -> str:
     return re.sub(r'(?<!\\)\|', r'\\|', str(s)).replace('\n', '<br>')
 
 
+def _code_cell(s: str) -> str:
+    """Code in a table cell: a backtick span, or (when it holds a `|`, which a Markdown table would split on and an
+    escape would show as `\\|`) an HTML <code> with the pipe as an entity"""
+    s = str(s)
+    if '|' not in s: return f"`{_cell(s)}`"
+    import html
+    return '<code>' + html.escape(s).replace('|', '&#124;').replace('\n', ' ') + '</code>'
+
+
 def param_table(rows: list[dict]) -> str:
     "The Type / Default / Details table of `rows` (Markdown), '' when there is nothing to list"
     if not rows: return ''
     out = ['|  | **Type** | **Default** | **Details** |', '|---|---|---|---|']
     for r in rows:
         name = '**Returns**' if r.get('returns') else _cell(r['name'])
-        typ = f"`{_cell(r['type'])}`" if r['type'] else ''
-        dflt = f"`{_cell(r['default'])}`" if r['default'] else ''
+        typ = _code_cell(r['type']) if r['type'] else ''
+        dflt = _code_cell(r['default']) if r['default'] else ''
         out.append(f"| {name} | {typ} | {dflt} | {_cell(r['doc'])} |")
     return '\n'.join(out)
 
