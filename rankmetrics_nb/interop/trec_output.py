@@ -140,7 +140,7 @@ class _TrecEvalOutput:
             cols = [c for c in self.columns if c.total is not None]
             out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
         return ''.join(out)
-    def to_frame(self): # a pandas DataFrame: one row per query, one column per printed measure name
+    def to_frame(self)->object: # a pandas DataFrame: one row per query, one column per printed measure name
         "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
         import pandas as pd
         return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')

@@ -113,7 +113,7 @@ class _ComparisonRows:
                 out.append(r)
         return out
 
-    def to_frame(self): # a pandas DataFrame, the columns of `rows()`
+    def to_frame(self)->object: # a pandas DataFrame, the columns of `rows()`
         "The pairwise results as a pandas DataFrame, one row per (pair, measure). Needs pandas."
         import pandas as pd
         return pd.DataFrame(self.rows())

@@ -28,7 +28,7 @@ class Leaderboard(Tabled):
              )->ResultTable: # render it with `.to_html()`, `.to_latex()`, `.to_markdown()` or `str()`
         "A `engine.tables.ResultTable`: the best (second) mean of each measure in bold (underlined), within a collection and its conventions."
         return leaderboard_table(self, digits, second, label)
-    def to_frame(self): # a pandas DataFrame: rows (collection, run[, conventions]), one column per measure
+    def to_frame(self)->object: # a pandas DataFrame: rows (collection, run[, conventions]), one column per measure
         "The means as a pandas DataFrame (index: collection, run, and the conventions where rows differ in them). Needs pandas."
         import pandas as pd
         conv = _convention_texts(self)
