@@ -494,9 +494,9 @@ def _columns(e, measures:list)->tuple:
     return np.asarray(e.qids), e.values[:, [e.keys.index(m) for m in measures]]
 
 def compare_results(results:dict, # {name: a result (`Evaluation`, `StoredEvaluation`, `MergedEvaluation`, …)}
-                    measures=None, # the measures to test, as the results name them; None: those every result holds
+                    measures:str|list=None, # the measures to test, as the results name them; None: those every result holds
                     **kwargs, # `compare_values`' options: baseline, test, correction, alpha, n_resamples, seed, ci, ...
-                   )->Comparison:
+                   )->Comparison: # as `compare_values` returns, with the results' conventions and provenance
     "Test results computed earlier, over the queries they all hold; results computed under different conventions are refused."
     names, evs = list(results), list(results.values())
     if len(names) < 2: raise EvalInputError(f"compare_results needs at least two results, got {len(names)}")
