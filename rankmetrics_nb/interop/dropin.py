@@ -5,6 +5,7 @@
 # %% ../../nbs/78_interop.dropin.ipynb #4652c0cc
 from __future__ import annotations
 import re, types, warnings
+from collections.abc import Iterable
 from itertools import chain
 from pathlib import Path
 import numpy as np
@@ -43,8 +44,8 @@ def _request(text:str)->tuple:
                          "supported_nicknames the nicknames)")
 
 # %% ../../nbs/78_interop.dropin.ipynb #94814c00
-def trec_requests(measures, # pytrec_eval's measures: names, nicknames, `name.params`, `name_params`
-                 )->list:
+def trec_requests(measures:str|list|set, # pytrec_eval's measures: names, nicknames, `name.params`, `name_params`
+                 )->list: # `-m` texts, sorted: 'P', 'ndcg_cut.10,20', ...
     "trec_eval's `-m` requests for pytrec_eval's `measures`, nicknames expanded and parameters merged."
     if isinstance(measures, str): measures = [measures]
     expanded = chain.from_iterable(supported_nicknames.get(m, [m]) for m in measures)
@@ -78,8 +79,8 @@ def _per_query(t, rows:np.ndarray, zero:np.ndarray=None)->dict:
 # %% ../../nbs/78_interop.dropin.ipynb #09f06ade
 class RelevanceEvaluator:
     "pytrec_eval's evaluator: judgements and measures fixed once, then `evaluate(run)` for any number of runs."
-    def __init__(self, query_relevance, # {qid: {docno: grade}} (or any qrels this package reads)
-                 measures, # measure names and nicknames: {'map', 'ndcg_cut.10', 'official'}
+    def __init__(self, query_relevance:object, # {qid: {docno: grade}} (or any qrels this package reads)
+                 measures:str|list|set, # measure names and nicknames: {'map', 'ndcg_cut.10', 'official'}
                  relevance_level:int=1, # the lowest grade counted relevant (trec_eval's -l)
                  judged_docs_only_flag:bool=False, # rank only the judged documents (trec_eval's -J)
                 ):
@@ -106,8 +107,8 @@ def _negative_queries(q:Qrels)->np.ndarray:
     return ids[top < 0]
 
 # %% ../../nbs/78_interop.dropin.ipynb #d5769086
-def _evaluate(self:RelevanceEvaluator, scores, # {qid: {docno: score}}
-             )->dict:
+def _evaluate(self:RelevanceEvaluator, scores:dict, # {qid: {docno: score}}
+             )->dict: # {qid: {printed measure name: float}}
     "{qid: {measure: value}} for every query of `scores` that the judgements hold, as pytrec_eval returns it."
     if not scores or self.qrels is None: return {}
     run, listed = _run_rows(scores)
@@ -128,8 +129,8 @@ RelevanceEvaluator.evaluate = _evaluate
 
 # %% ../../nbs/78_interop.dropin.ipynb #5b8832bd
 def compute_aggregated_measure(measure:str, # a printed measure name: 'map', 'num_ret', 'gm_map', ...
-                               values, # its per-query values
-                              )->float:
+                               values:Iterable, # its per-query values
+                              )->float: # the `all` value pytrec_eval users compute
     "The summary of a measure's per-query values, as pytrec_eval aggregates them: sum, geometric mean or mean."
     v = np.asarray(list(values), np.float64)
     if measure.startswith('num_'): return float(v.sum())
@@ -154,14 +155,15 @@ def _nested(c:dict, value:str, cast, source:str)->dict:
     return out
 
 # %% ../../nbs/78_interop.dropin.ipynb #98d70482
-def parse_qrel(f_qrel, # an open qrels file, its lines, or a path
-              )->dict:
+def parse_qrel(f_qrel:str|Path|Iterable, # an open qrels file, its lines, or a path
+              )->dict: # {qid: {docno: grade}}
     "{qid: {docno: grade}} of a TREC qrels file (`qid 0 docno grade`)."
     data, source = _text_of(f_qrel)
     return _nested(parse_text(data, source, 'qrels'), 'rel', int, source)
 
-def parse_run(f_run, # an open run file, its lines, or a path
-             )->dict:
+# %% ../../nbs/78_interop.dropin.ipynb #f19f2af9
+def parse_run(f_run:str|Path|Iterable, # an open run file, its lines, or a path
+             )->dict: # {qid: {docno: score}}
     "{qid: {docno: score}} of a TREC run file (`qid Q0 docno rank score tag`)."
     data, source = _text_of(f_run)
     return _nested(parse_text(data, source, 'run'), 'score', float, source)

@@ -48,10 +48,10 @@ def _suggest(text:str)->str:
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "; `-h` lists the measures"
 
 # %% ../../nbs/76_interop.trec_eval.ipynb #df0206a1
-def select_measures(requests=('official',), # `-m` texts: measure names, nicknames, `name.params`
+def select_measures(requests:str|list|tuple=('official',), # `-m` texts: measure names, nicknames, `name.params`
                     version:int=10, # 10 or 9: `all_trec` lost rbp, rbp_resid and unj in 9
                     rel_format:str='qrels', # -R: each relevance format has its own measures (`registry.measures.measure_table`)
-                   )->tuple:
+                   )->tuple: # (plan: [(TrecMeasure, param text or None)], notes: [str])
     "The measures to compute as `[(TrecMeasure, param text or None)]` in trec_eval's table order, and notes for stderr."
     if isinstance(requests, str): requests = [requests]
     table, nicknames = measure_table(rel_format)
@@ -110,8 +110,8 @@ def _runid_of(line:bytes)->str:
     return fields[5].decode('utf-8', 'replace') if len(fields) > 5 else ''
 
 # %% ../../nbs/76_interop.trec_eval.ipynb #07fbe756
-def read_runid(path, # a TREC run file (plain or gzip)
-              )->str:
+def read_runid(path:str|os.PathLike, # a TREC run file (plain or gzip)
+              )->str: # e.g. 'bm25'
     "The run's id as trec_eval prints it: the sixth field of the last content line ('' when it has fewer fields)."
     return _runid_of(_last_line(path))
 
@@ -235,9 +235,9 @@ def _run_and_id(run, runid:str|None, streamed:bool)->tuple:
     return run, runid
 
 # %% ../../nbs/76_interop.trec_eval.ipynb #12e8af13
-def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or `Qrels`
-              run, # a run: a TREC run file, a `{qid: {docno: score}}` dict, a DataFrame or `Run`
-              measures=('official',), # `-m` texts: names, nicknames, `name.params`
+def trec_eval(qrels:object, # judgements: a qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or `Qrels`
+              run:object, # a run: a TREC run file, a `{qid: {docno: score}}` dict, a DataFrame or `Run`
+              measures:str|list|tuple=('official',), # `-m` texts: names, nicknames, `name.params`
               per_query:bool=False, # `-q`: `text()` prints each query's block (the values are always kept)
               all_queries:bool=False, # `-c`: every qrels query counts; one without results scores 0
               depth:int=None, # `-M`: keep each query's top `depth` documents
@@ -245,13 +245,13 @@ def trec_eval(qrels, # judgements: a qrels file (plain or gzip), a `{qid: {docno
               judged_only:bool=False, # `-J`: drop unjudged documents from the rankings
               n_queries:int=None, # `--average-over`: divide sums by this many queries (≥ the evaluated ones)
               version:int=10, # 10 or 9: trec_eval 10.0's or 9.0.8's rules (all_trec, iprec_at_recall, `-c` blocks)
-              zscores=None, # `-Z`: a `qid measure mean sd` file (or `ZScores`): report z-scores
+              zscores:str|os.PathLike|ZScores=None, # `-Z`: a `qid measure mean sd` file (or `ZScores`): report z-scores
               num_docs_in_coll:int=0, # `-N`: collection size, read only by `utility`'s fourth coefficient
               runid:str=None, # the run id to print; default: read from the run file ('' for other inputs)
               query:str=None, # `-D level.qid`: evaluate only this query
               rel_format:str='qrels', # `-R`: 'qrels', 'qrels_jg' (a judgement group per line: `trec_qrels_jg`), 'prefs' or 'qrels_prefs' (`trec_prefs`)
               block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (`-R qrels`, no `-c`/`-D`)
-             )->TrecEvalResult:
+             )->TrecEvalResult: # `.text()` prints trec_eval's output; `.summary`, `.per_query` hold the numbers
     "Evaluate `run` against `qrels` as trec_eval does; the result holds the numbers and prints trec_eval's text."
     check_version(version)
     s = _Flags(*select_measures(measures, version, rel_format), per_query, all_queries, depth, level, judged_only, n_queries,
@@ -351,7 +351,7 @@ def _integer(flag:str, text:str, low=None)->int:
 
 # %% ../../nbs/76_interop.trec_eval.ipynb #f3463ec2
 def parse_args(argv:list, # the arguments after `trec_eval`
-              )->dict:
+              )->dict: # keyword arguments of `trec_eval`, and help, version_wanted, summary, files, notes
     "trec_eval's command line as keyword arguments of `trec_eval` plus `help`/`version`/`summary`/`files`; `_Usage` on errors."
     try: opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
     except getopt.GetoptError as e: raise _Usage(f"{e.msg}\n{USAGE}") from None
@@ -409,9 +409,9 @@ def _help(a:dict)->str:
 
 # %% ../../nbs/76_interop.trec_eval.ipynb #32bb6bbd
 def trec_eval_main(argv:list=None, # the arguments after `trec_eval` (default: `sys.argv[1:]`)
-         out=None, # where the evaluation goes (default: stdout)
-         err=None, # where notes and errors go (default: stderr)
-        )->int:
+         out:object=None, # where the evaluation goes (default: stdout)
+         err:object=None, # where notes and errors go (default: stderr)
+        )->int: # the exit status: 0, 1 (usage, unknown measure), 2 (bad input), 7 (no query in both files)
     "Run trec_eval's command line: print its output to `out`, notes and errors to `err`; return the exit status."
     out, err = out or sys.stdout, err or sys.stderr
     argv = sys.argv[1:] if argv is None else argv

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from ..engine.checks import EvalInputError
 from ..registry.measures import GM_FLOOR
-from ..engine.tables import Tabled, trec_eval_table, trec_eval_html
+from ..engine.tables import ResultTable, Tabled, trec_eval_table, trec_eval_html
 
 # %% auto #0
 __all__ = ['MISSING_ZSCORE', 'MIN_GEO_MEAN', 'ZScores', 'read_zscores', 'TrecEvalResult']
@@ -32,8 +32,8 @@ class ZScores:
     def __repr__(self): return f"ZScores({len(self)} rows from {self.source})"
 
 # %% ../../nbs/75_interop.trec_output.ipynb #0e0f4baf
-def read_zscores(path, # a `qid measure mean stddev` file (whitespace separated)
-                )->ZScores:
+def read_zscores(path:str|os.PathLike, # a `qid measure mean stddev` file (whitespace separated)
+                )->ZScores: # one row per data line, in file order
     "Read a trec_eval `-Z` file; a line without four fields or with a non-number names the file and line."
     if not Path(path).is_file(): raise EvalInputError(f"zscores file not found: {path}")
     rows = []
@@ -126,7 +126,9 @@ def _lines(cols:list, qids:np.ndarray, values:list, block:int=2048)->str:
 # %% ../../nbs/75_interop.trec_output.ipynb #15ac4d1d
 class _TrecEvalOutput:
     "A `TrecEvalResult` printed: as trec_eval's text, a DataFrame or a `engine.tables.ResultTable`."
-    def text(self, per_query:bool=None, summary:bool=True)->str:
+    def text(self, per_query:bool=None, # print the per-query blocks (`-q`); None: as the evaluation was asked
+             summary:bool=True, # print the `all` block
+            )->str: # trec_eval's text, byte for byte
         "The evaluation printed exactly as trec_eval prints it (`per_query`: the `-q` blocks; default as requested)."
         per_query = self.per_query_wanted if per_query is None else per_query
         out = []
@@ -138,11 +140,13 @@ class _TrecEvalOutput:
             cols = [c for c in self.columns if c.total is not None]
             out.append(_lines(cols, np.array(['all']), [np.array([c.total], dtype=object if c.kind == 'str' else np.float64) for c in cols]))
         return ''.join(out)
-    def to_frame(self):
+    def to_frame(self)->object: # a pandas DataFrame: one row per query, one column per printed measure name
         "The per-query values as a pandas DataFrame (index: qid; one column per printed measure name). Needs pandas."
         import pandas as pd
         return pd.DataFrame.from_dict(self.per_query, orient='index').rename_axis('qid')
-    def table(self, digits:int=4, label:str=None):
+    def table(self, digits:int=4, # decimals of the numbers
+              label:str=None, # the LaTeX label
+             )->ResultTable: # render it with `.to_html()`, `.to_latex()`, `.to_markdown()` or `str()`
         "The summary (the `all` lines) as a `engine.tables.ResultTable`: one row per printed measure name."
         t = trec_eval_table(self, digits); t.label = label
         return t
@@ -165,7 +169,7 @@ class TrecEvalResult(_TrecEvalOutput, Tabled):
     zscores: bool = False # the values are z-scores (`-Z`)
     def __post_init__(self): self.qids = np.asarray(self.qids, str)
     @property
-    def names(self)->list:
+    def names(self)->list: # e.g. ['runid', 'num_q', 'map', ...]
         "The printed measure names, in print order."
         return [c.name for c in self.columns]
     @cached_property
@@ -179,7 +183,8 @@ class TrecEvalResult(_TrecEvalOutput, Tabled):
         cols = [c for c in self.columns if c.per_query]
         conv = lambda c, v: v if c.kind == 'str' else (int(v) if c.kind == 'int' and not c.zscored else float(v))
         return {q: {c.name: conv(c, c.values[i]) for c in cols} for i, q in enumerate(self.qids)}
-    def values(self, name:str)->np.ndarray:
+    def values(self, name:str, # a printed measure name: 'map', 'P_10', ...
+              )->np.ndarray: # one value per query of `qids`
         "The per-query values of one printed measure name, in `qids` order."
         for c in self.columns:
             if c.name == name: return c.values

@@ -14,7 +14,7 @@ from ..evaluator.memory import evaluation
 from ..evaluator.provenance import Inputs, check_comparable, provenance_record
 from ..engine.joins import prepare_qrels
 from ..registry.measures import parse_measure
-from ..engine.tables import Tabled, comparison_table, comparison_html, win_tie_loss, p_text, interval_label
+from ..engine.tables import ResultTable, Tabled, comparison_table, comparison_html, win_tie_loss, p_text, interval_label
 from .plots import plot_comparison
 from ..stats.risk import urisk, trisk, georisk
 from ..stats.significance import (CORRECTIONS, t_quantile, t_test, wilcoxon_test, sign_test,
@@ -34,7 +34,9 @@ _SUP = dict(zip('abcdefghijklmnopqrstuvwxyz', 'ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡ
 # %% ../../nbs/81_results.compare.ipynb #823fba21
 class _ComparisonMarks:
     "The marks of a `Comparison`'s tables: which runs each run is significantly better than, and the notes under the table."
-    def better(self, i:int, m:int)->list:
+    def better(self, i:int, # the run's index in `runs`
+               m:int, # the measure's index in `measures`
+              )->list: # indices of those runs, in order
         "Indices of the runs run i is significantly better than on measure m."
         out = []
         for p, (a, b) in enumerate(self.pairs):
@@ -50,7 +52,7 @@ class _ComparisonMarks:
         return [[fmt(f'{self.means[i, m]:.{digits}f}', ''.join(L[o] for o in self.better(i, m))) for m in range(len(self.measures))]
                 for i in range(len(self.runs))]
 
-    def notes(self)->list:
+    def notes(self)->list: # the notes, one string a line
         "What the table rests on, one line each."
         n = len(self.qids)
         qs = "of the qrels, missing ones scored 0" if self.queries == 'qrels' else "common to all runs"
@@ -70,7 +72,7 @@ class _ComparisonMarks:
 # %% ../../nbs/81_results.compare.ipynb #67338d61
 class _ComparisonTables:
     "A `Comparison` as a text report, a `engine.tables.ResultTable` and win/tie/loss counts."
-    def report(self)->str:
+    def report(self)->str: # the means table, the differences table and the notes, as text
         "A text table of the means; a superscript letter names each run this one is significantly better than."
         L, cells = self._letters(), self._cells(lambda v, s: v + ''.join(_SUP.get(c, c) for c in s))
         rows = [['', 'run'] + list(self.measures)] + [[L[i], r] + cells[i] for i, r in enumerate(self.runs)]
@@ -83,11 +85,12 @@ class _ComparisonTables:
               against:str=None, # mark only significant differences with this run (a baseline); None: every pair compared
               caption:str=None, # None: runs, queries, test, correction, alpha and what the marks mean
               label:str=None, # the LaTeX label
-             ):
+             )->ResultTable: # render it with `.to_html()`, `.to_latex()`, `.to_markdown()` or `str()`
         "The means as a `engine.tables.ResultTable`: best per measure in bold, significance as superscript letters, a caption."
         return comparison_table(self, digits, second, against, caption, label, _TEST_NAMES[self.test])
 
-    def win_tie_loss(self, tol:float=0.0)->np.ndarray:
+    def win_tie_loss(self, tol:float=0.0, # differences within tol count as ties
+                    )->np.ndarray: # counts of queries: [..., 0] wins, [..., 1] ties, [..., 2] losses
         "(pairs x measures x 3): the queries run b of each pair wins, ties (within tol) and loses against run a."
         return win_tie_loss(self.values, self.pairs, tol)
 
@@ -96,7 +99,7 @@ class _ComparisonTables:
 # %% ../../nbs/81_results.compare.ipynb #1f351755
 class _ComparisonRows:
     "A `Comparison`'s pairwise results as rows: dicts, a DataFrame, CSV."
-    def rows(self)->list:
+    def rows(self)->list: # dicts with the keys run_a, run_b, measure, mean_a, mean_b, diff, statistic, p, p_adj, ci_low, ci_high, d_z, significant
         "One dict per (pair, measure): the runs, means, difference, statistic, p-values, interval, effect size."
         out = []
         for p, (a, b) in enumerate(self.pairs):
@@ -110,12 +113,12 @@ class _ComparisonRows:
                 out.append(r)
         return out
 
-    def to_frame(self):
+    def to_frame(self)->object: # a pandas DataFrame, the columns of `rows()`
         "The pairwise results as a pandas DataFrame, one row per (pair, measure). Needs pandas."
         import pandas as pd
         return pd.DataFrame(self.rows())
 
-    def to_csv(self)->str:
+    def to_csv(self)->str: # a header line, then one line per (pair, measure)
         "The pairwise results as CSV text."
         import csv, io
         rows = self.rows()
@@ -127,7 +130,8 @@ class _ComparisonRows:
 # %% ../../nbs/81_results.compare.ipynb #295647b4
 class _ComparisonJSON:
     "A `Comparison` as JSON and back, with the provenance of its inputs."
-    def to_json(self, indent:int=1)->str:
+    def to_json(self, indent:int=1, # `json.dumps`' indent
+               )->str: # the JSON text
         """Everything as JSON (valid JSON: a NaN is `null`): settings, query counts, means per run, the pairwise rows, risk
         measures, and the runs' per-query values; `Comparison.from_json` reads it back."""
         data = dict(test=self.test, correction=self.correction, alpha=self.alpha, ci=self.ci, confidence=self.confidence,
@@ -143,7 +147,7 @@ class _ComparisonJSON:
 
     @classmethod
     def from_json(cls, text:str, # what `to_json` wrote
-                 )->Comparison:
+                 )->Comparison: # the comparison, as it was written
         "The `Comparison` that `to_json` wrote, every number as it was (`null` is NaN again)."
         d = json.loads(text)
         runs, ms = d['runs'], d['measures']
@@ -162,61 +166,9 @@ class _ComparisonJSON:
                    family=d.get('family', 'measure'), excluded=d.get('excluded', {}), conventions=d.get('conventions'),
                    inputs=d.get('provenance'))
 
-    def provenance(self)->dict:
+    def provenance(self)->dict: # {'package': ..., 'inputs': {name: digest record}}
         "The package version and the digest of the qrels and of each run (`evaluator.provenance.provenance_record`)."
         return self.inputs if isinstance(self.inputs, dict) else provenance_record(self.inputs)
-
-# %% ../../nbs/81_results.compare.ipynb #006e185d
-@dataclass
-class Comparison(_ComparisonMarks, _ComparisonTables, _ComparisonRows, _ComparisonJSON, Tabled):
-    "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
-    runs: list              # run names, in the order given
-    measures: list          # measure names, as passed
-    qids: np.ndarray        # the queries every test pairs over
-    values: np.ndarray      # per-query values: (runs x queries x measures)
-    pairs: list             # (a, b) run indices; the differences are run b - run a
-    diff: np.ndarray        # mean differences: (pairs x measures)
-    statistic: np.ndarray   # the test statistic (t, min(W+, W-), positives, q; NaN for randomisation/bootstrap)
-    pvalue: np.ndarray      # two-sided p-values: (pairs x measures)
-    padj: np.ndarray        # p-values adjusted per measure by `correction` (Tukey: its own p-values)
-    ci_low: np.ndarray      # confidence interval of the mean difference: lower ends
-    ci_high: np.ndarray     # upper ends
-    effect: np.ndarray      # Cohen's d_z: mean difference / its standard deviation
-    significant: np.ndarray # padj < alpha
-    test: str               # one of TESTS
-    correction: str         # one of CORRECTIONS
-    alpha: float            # significance level
-    ci: str                 # 't', 'percentile' or 'bca'
-    confidence: float       # confidence level of the intervals
-    queries: str            # 'run' (the queries every run answers) or 'qrels' (the kit's `QUERIES`)
-    dropped: dict           # {run: queries it answers that are not compared} (queries='run')
-    baseline: str = None    # the baseline run, or None (all pairs)
-    n_resamples: int = None # randomisation/bootstrap rounds
-    seed: int = None        # their seed
-    mc_se: np.ndarray = None   # Monte Carlo standard errors of randomisation p-values (0 where exact)
-    exact: bool = None      # randomisation test by full enumeration?
-    risk_alpha: float = None   # risk sensitivity of the risk measures
-    urisk: np.ndarray = None   # URisk of run b against run a: (pairs x measures) (with a baseline)
-    trisk: np.ndarray = None   # TRisk: (pairs x measures) (with a baseline)
-    georisk: np.ndarray = None # GeoRisk of every run among all: (runs x measures) (with a baseline)
-    family: str = 'measure' # the p-values the correction treats as one family: one of FAMILIES
-    excluded: dict = field(default_factory=dict) # {measure: queries left out of its tests and means: NaN (no value) in some run}
-    conventions: dict = None # every convention the runs' values were computed under (`evaluator.provenance.conventions_record`), the same for all
-    inputs: object = field(default=None, repr=False) # the qrels and runs read (`evaluator.provenance.Inputs`), or their records read back
-
-    @property
-    def means(self)->np.ndarray:
-        "Mean of each run on each measure over the queries its tests pair over (those with a value in every run): (runs x measures)."
-        if not self.excluded: return self.values.mean(1)
-        kept = ~np.isnan(self.values).any(axis=0)            # (queries x measures)
-        return np.stack([self.values[:, kept[:, m], m].mean(1) for m in range(len(self.measures))], axis=1)
-
-    def __repr__(self):
-        return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
-
-    def plot(self, kind:str='differences', measure=None, pair:int=0, ax=None):
-        "Plot (`results.plots.plot_comparison`): 'differences' (one pair, sorted), 'forest' (the intervals), 'distribution' or 'pr'."
-        return plot_comparison(self, kind, measure, pair, ax)
 
 # %% ../../nbs/81_results.compare.ipynb #9fc398b0
 def _run_names(runs)->dict:
@@ -302,107 +254,6 @@ def _pairs_tested(X, pairs, test, alpha, n_resamples, seed, ci, tukey_design)->d
     shape = lambda v: None if v is None else np.asarray(v, float).reshape(P, M)
     return dict(diff=shape(mean), stat=shape(stat), p=shape(p), se=shape(se), lo=shape(lo), hi=shape(hi), dz=shape(dz), exact=exact)
 
-# %% ../../nbs/81_results.compare.ipynb #a6b039ac
-def compare_values(values, # per-query values: (runs x queries x measures), the same queries in every run; NaN: no value
-                   runs:list, # run names
-                   measures:list, # measure names
-                   qids=None, # the query ids (default 0..n-1)
-                   baseline:str=None, test:str='t', correction:str=None, alpha:float=0.05, n_resamples:int=10_000,
-                   seed:int=0, ci:str=None, risk_alpha:float=None, tukey_design:str='paired',
-                   queries:str='run', # the policy that produced `values` (recorded): a key of the kit's `QUERIES`
-                   dropped:dict=None, # {run: queries dropped} (recorded)
-                   family:str='measure', # the correction's family: one of FAMILIES
-                  )->Comparison:
-    """`compare` from per-query values already aligned (the parameters are `compare`'s). A query without a value (NaN) in
-    some run is left out of that measure's tests and means, and counted (`Comparison.excluded`); never read as a number."""
-    test, correction, ci, n_resamples, seed = _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha,
-                                                             tukey_design, family)
-    queries = check_queries(queries)
-    X = np.asarray(values, float)
-    names, keys = list(runs), list(measures)
-    if X.ndim != 3 or X.shape[0] != len(names) or X.shape[2] != len(keys):
-        raise EvalInputError(f"values must be (runs x queries x measures) = ({len(names)} x n x {len(keys)}), not {X.shape}")
-    if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
-    bases, family = _baselines(baseline, names), _check_family(family, baseline)
-    if np.isinf(X).any(): raise EvalInputError("per-query values must be finite numbers, or NaN for no value; found an infinity")
-    n, M = X.shape[1], len(keys)
-    if n < 2: raise EvalInputError(f"the runs have {n} query in common; paired tests need at least two")
-    undefined = np.isnan(X).any(axis=0)                       # (queries x measures): no value in some run
-    few = [k for m, k in enumerate(keys) if n - undefined[:, m].sum() < 2]
-    if few: raise EvalInputError(f"{', '.join(map(str, few))}: fewer than two queries have a value in every run (the others are "
-                                 "NaN: undefined); paired tests need at least two")
-    qids = np.arange(n) if qids is None else np.asarray(qids)
-    pairs = _pairs(len(names), [names.index(b) for b in bases])
-    r = {f: np.full((len(pairs), M), np.nan) for f in ('diff', 'stat', 'p', 'se', 'lo', 'hi', 'dz')}
-    exact = True
-    for mask in np.unique(undefined.T, axis=0):              # measures that leave out the same queries, tested together
-        ms = np.flatnonzero((undefined.T == mask).all(axis=1))
-        Xm = X if len(ms) == M and not mask.any() else np.ascontiguousarray(X[:, ~mask][:, :, ms])   # (row-major: sums as before)
-        t = _pairs_tested(Xm, pairs, test, alpha, n_resamples, seed, ci, tukey_design)
-        for f in r: r[f][:, ms] = np.nan if t[f] is None else t[f]
-        exact = exact and bool(t['exact'])
-    padj = r['p'].copy() if test == 'tukey' else _adjust(r['p'], pairs, correction, family)
-    resampled = test in ('randomisation', 'bootstrap') or ci != 't'
-    res = Comparison(names, keys, qids, X, pairs, r['diff'], r['stat'], r['p'], padj, r['lo'], r['hi'], r['dz'],
-                     np.nan_to_num(padj, nan=1.0) < alpha, test, correction, alpha, ci,
-                     1 - alpha, queries, dict(dropped or {n_: 0 for n_ in names}), baseline,
-                     n_resamples if resampled else None, seed if resampled else None,
-                     r['se'] if test == 'randomisation' else None, exact if test == 'randomisation' else None,
-                     excluded={k: int(undefined[:, m].sum()) for m, k in enumerate(keys) if undefined[:, m].any()}, family=family)
-    if baseline is not None: _risk(res, X, pairs, undefined, 0.0 if risk_alpha is None else float(risk_alpha))
-    return res
-
-# %% ../../nbs/81_results.compare.ipynb #8dee0ce8
-def _risk(res:Comparison, X, pairs, undefined, ra:float):
-    "Set the risk measures of `res` (every pair against its baseline), each measure over the queries with a value in every run."
-    Dm = X[[p[1] for p in pairs]] - X[[p[0] for p in pairs]]      # (pairs x queries x measures)
-    res.risk_alpha = ra
-    res.urisk, res.trisk = np.empty((len(pairs), X.shape[2])), np.empty((len(pairs), X.shape[2]))
-    res.georisk = np.empty((X.shape[0], X.shape[2]))
-    for m in range(X.shape[2]):
-        keep = ~undefined[:, m]
-        res.urisk[:, m], res.trisk[:, m] = urisk(Dm[:, keep, m].T, 0, ra), trisk(Dm[:, keep, m].T, 0, ra)
-        res.georisk[:, m] = georisk(X[:, keep, m], ra)
-
-# %% ../../nbs/81_results.compare.ipynb #12c98fb4
-def compare(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
-            runs, # {name: run} (anything `evaluate` takes), or a list of runs (named by file name)
-            measures, # a measure name or a list of them: 'nDCG@10', 'AP', ...
-            baseline:str=None, # the baseline run (or a list of them): test every other run against it; None: every pair
-            test:str='t', # one of TESTS: 't', 'wilcoxon', 'sign', 'randomisation', 'bootstrap', 'tukey'
-            correction:str=None, # one of CORRECTIONS, applied per measure over the pairs; None: 'holm' ('tukey' takes none: it is its own)
-            alpha:float=0.05, # significance level
-            n_resamples:int=10_000, # rounds of the randomisation test / bootstrap
-            seed:int=0, # seed of their `numpy.random.default_rng`
-            queries:str='run', # 'run': the queries every run answers ('common' is read the same); 'qrels': every qrels query, missing ones 0 (trec_eval -c)
-            ci:str=None, # interval of the mean difference: 't', 'percentile', 'bca'; None: 'percentile' for the bootstrap test, Tukey's simultaneous ones for 'tukey', else 't'
-            risk_alpha:float=None, # with a baseline: URisk/TRisk/GeoRisk with this risk sensitivity (None: 0)
-            tukey_design:str='paired', # 'paired' (runs x queries) or 'independent' (scipy's one-way)
-            ties:str='trec', # tie policy of the joins
-            depth:int=None, # keep each query's top `depth` documents
-            family:str='measure', # the p-values corrected together: one of FAMILIES
-           )->Comparison:
-    "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
-    _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design, family)   # fail before reading any file
-    queries = check_queries(queries)
-    runs, given = _run_names(runs), qrels
-    names = list(runs)
-    if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
-    _baselines(baseline, names), _check_family(family, baseline)
-    try: parsed = [parse_measure(m) for m in ([measures] if isinstance(measures, str) or not hasattr(measures, '__iter__') else measures)]
-    except (EvalInputError, TypeError): parsed = None                  # `evaluation` says what is wrong with them
-    if parsed is not None:                                             # the judgements read, keyed and checked once for all the runs
-        qrels = prepare_qrels(qrels, subtopics=any(m.definition.needs == 'subtopics' for m in parsed))
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore', QueryMismatchWarning)
-        evals = [evaluation(qrels, runs[n], measures, ties=ties, queries=queries, depth=depth)
-                 for n in names]
-    qids, X, dropped = _aligned(evals, names, queries)
-    c = compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
-                       risk_alpha, tukey_design, queries, dropped, family)
-    c.conventions, c.inputs = evals[0].conventions(), Inputs(qrels=given, **{f'run {n}': runs[n] for n in names})
-    return c
-
 # %% ../../nbs/81_results.compare.ipynb #e3533aeb
 FAMILIES = {
     'measure': "one family per measure: every pair compared on it (the default)",
@@ -410,6 +261,7 @@ FAMILIES = {
     'all': "one family: every pair on every measure",
 }
 
+# %% ../../nbs/81_results.compare.ipynb #f1f03656
 def _check_family(family, baseline)->str:
     "`family`, checked: one of FAMILIES; 'baseline' needs a baseline."
     check_choice(family, 'family', FAMILIES)
@@ -470,6 +322,170 @@ def _difference_lines(c)->list:
     return [line(head), '  '.join('-' * x for x in w)] + [line(r) for r in rows] + \
            ['(d_z: mean difference / standard deviation of the per-query differences; *: adjusted p < alpha)']
 
+# %% ../../nbs/81_results.compare.ipynb #006e185d
+@dataclass
+class Comparison(_ComparisonMarks, _ComparisonTables, _ComparisonRows, _ComparisonJSON, Tabled):
+    "Runs compared on measures over the same queries: per-query values, pairwise differences and their tests."
+    runs: list              # run names, in the order given
+    measures: list          # measure names, as passed
+    qids: np.ndarray        # the queries every test pairs over
+    values: np.ndarray      # per-query values: (runs x queries x measures)
+    pairs: list             # (a, b) run indices; the differences are run b - run a
+    diff: np.ndarray        # mean differences: (pairs x measures)
+    statistic: np.ndarray   # the test statistic (t, min(W+, W-), positives, q; NaN for randomisation/bootstrap)
+    pvalue: np.ndarray      # two-sided p-values: (pairs x measures)
+    padj: np.ndarray        # p-values adjusted per measure by `correction` (Tukey: its own p-values)
+    ci_low: np.ndarray      # confidence interval of the mean difference: lower ends
+    ci_high: np.ndarray     # upper ends
+    effect: np.ndarray      # Cohen's d_z: mean difference / its standard deviation
+    significant: np.ndarray # padj < alpha
+    test: str               # one of TESTS
+    correction: str         # one of CORRECTIONS
+    alpha: float            # significance level
+    ci: str                 # 't', 'percentile' or 'bca'
+    confidence: float       # confidence level of the intervals
+    queries: str            # 'run' (the queries every run answers) or 'qrels' (the kit's `QUERIES`)
+    dropped: dict           # {run: queries it answers that are not compared} (queries='run')
+    baseline: str = None    # the baseline run, or None (all pairs)
+    n_resamples: int = None # randomisation/bootstrap rounds
+    seed: int = None        # their seed
+    mc_se: np.ndarray = None   # Monte Carlo standard errors of randomisation p-values (0 where exact)
+    exact: bool = None      # randomisation test by full enumeration?
+    risk_alpha: float = None   # risk sensitivity of the risk measures
+    urisk: np.ndarray = None   # URisk of run b against run a: (pairs x measures) (with a baseline)
+    trisk: np.ndarray = None   # TRisk: (pairs x measures) (with a baseline)
+    georisk: np.ndarray = None # GeoRisk of every run among all: (runs x measures) (with a baseline)
+    family: str = 'measure' # the p-values the correction treats as one family: one of FAMILIES
+    excluded: dict = field(default_factory=dict) # {measure: queries left out of its tests and means: NaN (no value) in some run}
+    conventions: dict = None # every convention the runs' values were computed under (`evaluator.provenance.conventions_record`), the same for all
+    inputs: object = field(default=None, repr=False) # the qrels and runs read (`evaluator.provenance.Inputs`), or their records read back
+
+    @property
+    def means(self)->np.ndarray: # (runs x measures) means
+        "Mean of each run on each measure over the queries its tests pair over (those with a value in every run): (runs x measures)."
+        if not self.excluded: return self.values.mean(1)
+        kept = ~np.isnan(self.values).any(axis=0)            # (queries x measures)
+        return np.stack([self.values[:, kept[:, m], m].mean(1) for m in range(len(self.measures))], axis=1)
+
+    def __repr__(self):
+        return f"Comparison({len(self.runs)} runs x {len(self.measures)} measures over {len(self.qids)} queries; {_TEST_NAMES[self.test]}, {self.correction})"
+
+    def plot(self, kind:str='differences', # one of `results.plots.PLOTS`: 'differences', 'forest', 'distribution', 'pr'
+             measure:str|int|list=None, # the measure(s) to draw: a name, an index, a list of them; None: see each plot
+             pair:int=0, # 'differences': the pair's index in `pairs`
+             ax:object=None, # the matplotlib axes to draw one panel on; None: a new figure
+            )->object: # the matplotlib figure
+        "Plot (`results.plots.plot_comparison`): 'differences' (one pair, sorted), 'forest' (the intervals), 'distribution' or 'pr'."
+        return plot_comparison(self, kind, measure, pair, ax)
+
+# %% ../../nbs/81_results.compare.ipynb #a6b039ac
+def compare_values(values:np.ndarray, # per-query values: (runs x queries x measures), the same queries in every run; NaN: no value
+                   runs:list, # run names
+                   measures:list, # measure names
+                   qids:np.ndarray|list=None, # the query ids (default 0..n-1)
+                   baseline:str|list=None, # the baseline run (or a list of them); None: every pair
+                   test:str='t', # one of TESTS
+                   correction:str=None, # one of CORRECTIONS; None: 'holm'
+                   alpha:float=0.05, # significance level
+                   n_resamples:int=10_000, # rounds of the randomisation test / bootstrap
+                   seed:int=0, # seed of their `numpy.random.default_rng`
+                   ci:str=None, # interval of the mean difference: 't', 'percentile', 'bca'; None: as `compare`
+                   risk_alpha:float=None, # with a baseline: the risk sensitivity of URisk/TRisk/GeoRisk (None: 0)
+                   tukey_design:str='paired', # 'paired' (runs x queries) or 'independent' (scipy's one-way)
+                   queries:str='run', # the policy that produced `values` (recorded): a key of the kit's `QUERIES`
+                   dropped:dict=None, # {run: queries dropped} (recorded)
+                   family:str='measure', # the correction's family: one of FAMILIES
+                  )->Comparison: # every pair tested on every measure
+    """`compare` from per-query values already aligned (the parameters are `compare`'s). A query without a value (NaN) in
+    some run is left out of that measure's tests and means, and counted (`Comparison.excluded`); never read as a number."""
+    test, correction, ci, n_resamples, seed = _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha,
+                                                             tukey_design, family)
+    queries = check_queries(queries)
+    X = np.asarray(values, float)
+    names, keys = list(runs), list(measures)
+    if X.ndim != 3 or X.shape[0] != len(names) or X.shape[2] != len(keys):
+        raise EvalInputError(f"values must be (runs x queries x measures) = ({len(names)} x n x {len(keys)}), not {X.shape}")
+    if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
+    bases, family = _baselines(baseline, names), _check_family(family, baseline)
+    if np.isinf(X).any(): raise EvalInputError("per-query values must be finite numbers, or NaN for no value; found an infinity")
+    n, M = X.shape[1], len(keys)
+    if n < 2: raise EvalInputError(f"the runs have {n} query in common; paired tests need at least two")
+    undefined = np.isnan(X).any(axis=0)                       # (queries x measures): no value in some run
+    few = [k for m, k in enumerate(keys) if n - undefined[:, m].sum() < 2]
+    if few: raise EvalInputError(f"{', '.join(map(str, few))}: fewer than two queries have a value in every run (the others are "
+                                 "NaN: undefined); paired tests need at least two")
+    qids = np.arange(n) if qids is None else np.asarray(qids)
+    pairs = _pairs(len(names), [names.index(b) for b in bases])
+    r = {f: np.full((len(pairs), M), np.nan) for f in ('diff', 'stat', 'p', 'se', 'lo', 'hi', 'dz')}
+    exact = True
+    for mask in np.unique(undefined.T, axis=0):              # measures that leave out the same queries, tested together
+        ms = np.flatnonzero((undefined.T == mask).all(axis=1))
+        Xm = X if len(ms) == M and not mask.any() else np.ascontiguousarray(X[:, ~mask][:, :, ms])   # (row-major: sums as before)
+        t = _pairs_tested(Xm, pairs, test, alpha, n_resamples, seed, ci, tukey_design)
+        for f in r: r[f][:, ms] = np.nan if t[f] is None else t[f]
+        exact = exact and bool(t['exact'])
+    padj = r['p'].copy() if test == 'tukey' else _adjust(r['p'], pairs, correction, family)
+    resampled = test in ('randomisation', 'bootstrap') or ci != 't'
+    res = Comparison(names, keys, qids, X, pairs, r['diff'], r['stat'], r['p'], padj, r['lo'], r['hi'], r['dz'],
+                     np.nan_to_num(padj, nan=1.0) < alpha, test, correction, alpha, ci,
+                     1 - alpha, queries, dict(dropped or {n_: 0 for n_ in names}), baseline,
+                     n_resamples if resampled else None, seed if resampled else None,
+                     r['se'] if test == 'randomisation' else None, exact if test == 'randomisation' else None,
+                     excluded={k: int(undefined[:, m].sum()) for m, k in enumerate(keys) if undefined[:, m].any()}, family=family)
+    if baseline is not None: _risk(res, X, pairs, undefined, 0.0 if risk_alpha is None else float(risk_alpha))
+    return res
+
+# %% ../../nbs/81_results.compare.ipynb #8dee0ce8
+def _risk(res:Comparison, X, pairs, undefined, ra:float):
+    "Set the risk measures of `res` (every pair against its baseline), each measure over the queries with a value in every run."
+    Dm = X[[p[1] for p in pairs]] - X[[p[0] for p in pairs]]      # (pairs x queries x measures)
+    res.risk_alpha = ra
+    res.urisk, res.trisk = np.empty((len(pairs), X.shape[2])), np.empty((len(pairs), X.shape[2]))
+    res.georisk = np.empty((X.shape[0], X.shape[2]))
+    for m in range(X.shape[2]):
+        keep = ~undefined[:, m]
+        res.urisk[:, m], res.trisk[:, m] = urisk(Dm[:, keep, m].T, 0, ra), trisk(Dm[:, keep, m].T, 0, ra)
+        res.georisk[:, m] = georisk(X[:, keep, m], ra)
+
+# %% ../../nbs/81_results.compare.ipynb #12c98fb4
+def compare(qrels:object, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
+            runs:dict|list, # {name: run} (anything `evaluate` takes), or a list of runs (named by file name)
+            measures:str|list, # a measure name or a list of them: 'nDCG@10', 'AP', ...
+            baseline:str|list=None, # the baseline run (or a list of them): test every other run against it; None: every pair
+            test:str='t', # one of TESTS: 't', 'wilcoxon', 'sign', 'randomisation', 'bootstrap', 'tukey'
+            correction:str=None, # one of CORRECTIONS, applied per measure over the pairs; None: 'holm' ('tukey' takes none: it is its own)
+            alpha:float=0.05, # significance level
+            n_resamples:int=10_000, # rounds of the randomisation test / bootstrap
+            seed:int=0, # seed of their `numpy.random.default_rng`
+            queries:str='run', # 'run': the queries every run answers ('common' is read the same); 'qrels': every qrels query, missing ones 0 (trec_eval -c)
+            ci:str=None, # interval of the mean difference: 't', 'percentile', 'bca'; None: 'percentile' for the bootstrap test, Tukey's simultaneous ones for 'tukey', else 't'
+            risk_alpha:float=None, # with a baseline: URisk/TRisk/GeoRisk with this risk sensitivity (None: 0)
+            tukey_design:str='paired', # 'paired' (runs x queries) or 'independent' (scipy's one-way)
+            ties:str='trec', # tie policy of the joins
+            depth:int=None, # keep each query's top `depth` documents
+            family:str='measure', # the p-values corrected together: one of FAMILIES
+           )->Comparison: # the runs' values, every pair's differences and their tests
+    "Evaluate every run once, pair the runs over the same queries, test every pair on every measure."
+    _check_options(test, correction, alpha, ci, n_resamples, seed, risk_alpha, tukey_design, family)   # fail before reading any file
+    queries = check_queries(queries)
+    runs, given = _run_names(runs), qrels
+    names = list(runs)
+    if len(names) < 2: raise EvalInputError(f"compare needs at least two runs, got {len(names)}")
+    _baselines(baseline, names), _check_family(family, baseline)
+    try: parsed = [parse_measure(m) for m in ([measures] if isinstance(measures, str) or not hasattr(measures, '__iter__') else measures)]
+    except (EvalInputError, TypeError): parsed = None                  # `evaluation` says what is wrong with them
+    if parsed is not None:                                             # the judgements read, keyed and checked once for all the runs
+        qrels = prepare_qrels(qrels, subtopics=any(m.definition.needs == 'subtopics' for m in parsed))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', QueryMismatchWarning)
+        evals = [evaluation(qrels, runs[n], measures, ties=ties, queries=queries, depth=depth)
+                 for n in names]
+    qids, X, dropped = _aligned(evals, names, queries)
+    c = compare_values(X, names, evals[0].keys, qids, baseline, test, correction, alpha, n_resamples, seed, ci,
+                       risk_alpha, tukey_design, queries, dropped, family)
+    c.conventions, c.inputs = evals[0].conventions(), Inputs(qrels=given, **{f'run {n}': runs[n] for n in names})
+    return c
+
 # %% ../../nbs/81_results.compare.ipynb #4c31f3c6
 def _columns(e, measures:list)->tuple:
     "(qids, (queries x measures) values) of a result, for `measures` (names as the result keys them)."
@@ -478,9 +494,9 @@ def _columns(e, measures:list)->tuple:
     return np.asarray(e.qids), e.values[:, [e.keys.index(m) for m in measures]]
 
 def compare_results(results:dict, # {name: a result (`Evaluation`, `StoredEvaluation`, `MergedEvaluation`, …)}
-                    measures=None, # the measures to test, as the results name them; None: those every result holds
+                    measures:str|list=None, # the measures to test, as the results name them; None: those every result holds
                     **kwargs, # `compare_values`' options: baseline, test, correction, alpha, n_resamples, seed, ci, ...
-                   )->Comparison:
+                   )->Comparison: # as `compare_values` returns, with the results' conventions and provenance
     "Test results computed earlier, over the queries they all hold; results computed under different conventions are refused."
     names, evs = list(results), list(results.values())
     if len(names) < 2: raise EvalInputError(f"compare_results needs at least two results, got {len(names)}")

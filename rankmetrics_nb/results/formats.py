@@ -26,19 +26,21 @@ def _column(batch:Batch, name:str):
     return int(v.sum()) if m.definition.summary == 'sum' else float(query_mean(v))
 
 def summarize(batch:Batch, # a joined run
-             )->dict:
+             )->dict: # {column: value}: the counts as `int`, the means as `float`
     "The summary table's row for one run."
     return {col: _column(batch, name) for col, name in _COLUMNS.items()}
 
+# %% ../../nbs/87_results.formats.ipynb #143526d9
 def text_table(rows:list, # rows of cells (strings), the header first
-              )->str:
+              )->str: # the table's lines, joined
     "Rows of cells as aligned text under a rule: the first column left-aligned, the others right-aligned."
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     line = lambda r: '  '.join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
     return '\n'.join([line(rows[0]), '  '.join('-' * w for w in widths)] + [line(r) for r in rows[1:]])
 
+# %% ../../nbs/87_results.formats.ipynb #b906e13d
 def format_table(rows:dict, # {row name: {column: value}}
-                )->str:
+                )->str: # the table's lines, joined
     "Rows as an aligned text table; floats with 4 decimals."
     cols = list(next(iter(rows.values())))
     cell = lambda v: f'{v:.4f}' if isinstance(v, float) else str(v)
@@ -72,7 +74,7 @@ def _trec(e:Evaluation, per_query:bool)->str:
 def format_evaluation(e:Evaluation, # what `evaluation` returned
                       fmt:str='table', # one of `FORMATS`
                       per_query:bool=False, # also one line (row, object) per query
-                     )->str:
+                     )->str: # the text `rankmetrics eval` prints
     "An evaluation as text in one of `FORMATS`; in JSON a NaN (a skipped or undefined value) is `null`."
     if fmt == 'json':                     # the means (and per-query values), with every convention and the inputs' digests
         data = dict(means={k: v if isinstance(v, int) else float(v) for k, v in e.means().items()})
@@ -86,7 +88,7 @@ def format_evaluation(e:Evaluation, # what `evaluation` returned
 def format_evaluations(evals:dict, # {run name: `Evaluation`}
                        fmt:str='table', # one of `FORMATS`
                        per_query:bool=False, # also one line (row, object) per query
-                      )->str:
+                      )->str: # the text `rankmetrics eval` prints for several runs
     "Several runs' evaluations as one text: a `run` column (table, csv), `{run: ...}` (json), a `runid` line per run (trec)."
     if len(evals) == 1: return format_evaluation(next(iter(evals.values())), fmt, per_query)
     one = lambda e: format_evaluation(e, fmt, per_query)

@@ -22,17 +22,20 @@ class Leaderboard(Tabled):
     means: np.ndarray # (rows x measures) the means; NaN where a run has no value of the measure
     queries: np.ndarray # (rows x measures) the queries each mean averages (0 where none)
     settings: list = field(default_factory=list) # per row, the conventions its values were computed under (`_KEY`)
-    def table(self, digits:int=4, second:bool=False, label:str=None)->ResultTable:
+    def table(self, digits:int=4, # decimals of the means
+              second:bool=False, # underline the second-best mean of each measure too
+              label:str=None, # the LaTeX label
+             )->ResultTable: # render it with `.to_html()`, `.to_latex()`, `.to_markdown()` or `str()`
         "A `engine.tables.ResultTable`: the best (second) mean of each measure in bold (underlined), within a collection and its conventions."
         return leaderboard_table(self, digits, second, label)
-    def to_frame(self):
+    def to_frame(self)->object: # a pandas DataFrame: rows (collection, run[, conventions]), one column per measure
         "The means as a pandas DataFrame (index: collection, run, and the conventions where rows differ in them). Needs pandas."
         import pandas as pd
         conv = _convention_texts(self)
         index = [(*r, c) for r, c in zip(self.rows, conv)] if conv else self.rows
         names = ['collection', 'run'] + (['conventions'] if conv else [])
         return pd.DataFrame(self.means, index=pd.MultiIndex.from_tuples(index, names=names), columns=self.measures)
-    def to_csv(self)->str:
+    def to_csv(self)->str: # a header line, then one line per row
         "CSV: collection, run (and the conventions where rows differ in them), then each measure's mean at full precision."
         cell, conv = (lambda v: '' if np.isnan(v) else repr(float(v))), _convention_texts(self)
         lines = [[c, r, *([conv[i]] if conv else []), *map(cell, row)] for i, ((c, r), row) in enumerate(zip(self.rows, self.means))]
@@ -80,8 +83,10 @@ def _caption(lb:Leaderboard, second:bool, mixed:bool)->str:
     return f"Stored means of {plural(len(lb.rows), 'run', 'runs')} ({qs} each). Bold: {marks}"
 
 def leaderboard_table(lb:Leaderboard, # a leaderboard
-                      digits:int=4, second:bool=False, label:str=None, # as in `comparison_table`
-                     )->ResultTable:
+                      digits:int=4, # decimals of the means
+                      second:bool=False, # underline the second-best mean of each measure too
+                      label:str=None, # the LaTeX label
+                     )->ResultTable: # the table `Leaderboard.table` returns
     "A leaderboard's table: the best (second-best) mean of each measure in bold (underlined), within a collection and its conventions."
     best, sec, conv = *_collection_marks(lb, digits), _convention_texts(lb)
     cell = lambda i, j: Cell(number_text(lb.means[i, j], digits), bool(best[i, j]), second and bool(sec[i, j]))

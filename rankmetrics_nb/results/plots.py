@@ -16,9 +16,9 @@ __all__ = ['PLOTS', 'measure_indices', 'pair_label', 'forest_plot', 'differences
            'pr_points', 'pr_curves', 'comparison_pr_curves', 'plot_comparison']
 
 # %% ../../nbs/80_results.plots.ipynb #7ed177eb
-def measure_indices(c, # a `Comparison` (or anything with `measures`)
-                    measure=None, # None: every measure; a name (any spelling of it), an index, or a list of them
-                   )->list:
+def measure_indices(c:object, # a `Comparison` (or anything with `measures`)
+                    measure:str|int|list=None, # None: every measure; a name (any spelling of it), an index, or a list of them
+                   )->list: # the measures' column indices in `c`, in the order asked
     "The column indices of the measures asked for, checked."
     one = isinstance(measure, (str, int, np.integer))
     items = range(len(c.measures)) if measure is None else ([measure] if one else measure)
@@ -35,9 +35,9 @@ def _measure_index(names:list, x)->int:
     raise EvalInputError(f"measure {x!r} is not among the compared measures: {', '.join(names)}")
 
 # %% ../../nbs/80_results.plots.ipynb #7426b5fe
-def pair_label(c, # a `Comparison`
+def pair_label(c:object, # a `Comparison`
                p:int, # the pair's index in `c.pairs`
-              )->str:
+              )->str: # 'b − a', the runs' names
     "'b − a' for the pair (a, b): its differences are run b minus run a."
     a, b = c.pairs[p]
     return f'{c.runs[b]} − {c.runs[a]}'
@@ -69,11 +69,11 @@ def _forest_panel(ax, c, m:int):
     ax.set_title(c.measures[m], fontsize=10); ax.grid(axis='x', alpha=0.3); ax.locator_params(axis='x', nbins=5)
 
 # %% ../../nbs/80_results.plots.ipynb #b27ad17e
-def forest_plot(c, # a `Comparison`
-                measure=None, # None: every measure; a name, an index or a list of them
-                ax=None, # draw one measure on this axes; None: a new figure, one panel per measure
+def forest_plot(c:object, # a `Comparison`
+                measure:str|int|list=None, # None: every measure; a name, an index or a list of them
+                ax:object=None, # draw one measure on this axes; None: a new figure, one panel per measure
                 cols:int=3, # panels per row
-               ):
+               )->object: # the matplotlib figure
     "Mean differences with their intervals: one panel per measure, one row per pair; returns the figure."
     ms = measure_indices(c, measure)
     if ax is not None and len(ms) != 1:
@@ -95,12 +95,12 @@ def _bars(ax, c, d:np.ndarray, order:np.ndarray, max_labels:int):
         ax.set_xticks(np.arange(len(d)), np.asarray(c.qids)[order].astype(str), rotation=90, fontsize=7)
 
 # %% ../../nbs/80_results.plots.ipynb #236d03f8
-def differences_plot(c, # a `Comparison`
-                     measure=None, # the measure: a name or an index; None: the first
+def differences_plot(c:object, # a `Comparison`
+                     measure:str|int=None, # the measure: a name or an index; None: the first
                      pair:int=0, # the pair's index in `c.pairs`
-                     ax=None, # the axes to draw on; None: a new figure, as wide as the queries need
+                     ax:object=None, # the axes to draw on; None: a new figure, as wide as the queries need
                      max_labels:int=60, # label each bar with its query id up to this many queries
-                    ):
+                    )->object: # the matplotlib figure
     "The per-query differences of one pair on one measure, sorted; returns the figure."
     import matplotlib.pyplot as plt
     m, (a, b) = measure_indices(c, 0 if measure is None else measure)[0], c.pairs[pair]
@@ -116,10 +116,10 @@ def differences_plot(c, # a `Comparison`
     return ax.figure
 
 # %% ../../nbs/80_results.plots.ipynb #f053689c
-def distribution_plot(c, # a `Comparison`
-                      measure=None, # None: every measure; a name, an index or a list of them
+def distribution_plot(c:object, # a `Comparison`
+                      measure:str|int|list=None, # None: every measure; a name, an index or a list of them
                       cols:int=3, # panels per row
-                     ):
+                     )->object: # the matplotlib figure
     "Box plots of the per-query values of every run, one panel per measure; returns the figure."
     ms = measure_indices(c, measure)
     fig, axs = _panels(len(ms), 1.0 + 0.55 * len(c.runs), 2.8, cols)
@@ -132,7 +132,7 @@ def distribution_plot(c, # a `Comparison`
 
 # %% ../../nbs/80_results.plots.ipynb #85c716ae
 def pr_measures(levels:int=11, # recall levels, evenly spaced from 0 to 1
-               )->list:
+               )->list: # the measure names, by recall
     "The measure names of the interpolated precision at `levels` recall levels: IPrec@0.0 ... IPrec@1.0."
     if not isinstance(levels, (int, np.integer)) or levels < 2:
         raise EvalInputError(f"levels must be a whole number >= 2, not {levels!r}")
@@ -140,8 +140,8 @@ def pr_measures(levels:int=11, # recall levels, evenly spaced from 0 to 1
 
 # %% ../../nbs/80_results.plots.ipynb #957c6a3a
 def pr_points(names:list, # measure names (any spelling)
-              means, # (runs × measures) their means
-             )->tuple:
+              means:np.ndarray|list, # (runs × measures) their means
+             )->tuple: # (recall levels, (runs × levels) mean interpolated precision), by recall
     "(recall levels, (runs × levels) precision) from the IPrec columns among `names`, by recall."
     ms = [parse_measure(n) for n in names]
     cols = [j for j, m in enumerate(ms) if m.name == 'IPrec']
@@ -162,12 +162,12 @@ def _pr_draw(ax, recall, precision, labels):
     ax.grid(alpha=0.3); ax.legend(fontsize=8, loc='best')
 
 # %% ../../nbs/80_results.plots.ipynb #21abab3c
-def pr_curves(qrels, # judgements: anything `evaluation` takes
-              runs, # {name: run}, or a list of run files (named by file name)
+def pr_curves(qrels:object, # judgements: anything `evaluation` takes
+              runs:dict|list, # {name: run}, or a list of run files (named by file name)
               levels:int=11, # recall levels from 0 to 1
-              ax=None, # the axes to draw on; None: a new figure
+              ax:object=None, # the axes to draw on; None: a new figure
               **kwargs, # `evaluation`'s conventions: ties, queries, depth, empty, conventions
-             ):
+             )->object: # the matplotlib figure
     "Interpolated precision-recall curves, one per run, averaged over each run's queries; returns the figure."
     import matplotlib.pyplot as plt
     runs = runs if isinstance(runs, dict) else {Path(r).name: r for r in runs}
@@ -180,9 +180,9 @@ def pr_curves(qrels, # judgements: anything `evaluation` takes
     return ax.figure
 
 # %% ../../nbs/80_results.plots.ipynb #c1aadc4c
-def comparison_pr_curves(c, # a `Comparison` whose measures include IPrec at two recall levels or more
-                         ax=None, # the axes to draw on; None: a new figure
-                        ):
+def comparison_pr_curves(c:object, # a `Comparison` whose measures include IPrec at two recall levels or more
+                         ax:object=None, # the axes to draw on; None: a new figure
+                        )->object: # the matplotlib figure
     "The interpolated precision-recall curves of a comparison's runs; returns the figure."
     import matplotlib.pyplot as plt
     recall, prec = pr_points(c.measures, c.means)
@@ -193,12 +193,12 @@ def comparison_pr_curves(c, # a `Comparison` whose measures include IPrec at two
 # %% ../../nbs/80_results.plots.ipynb #d1fbd17e
 PLOTS = ('forest', 'differences', 'distribution', 'pr')
 
-def plot_comparison(c, # a `Comparison`
+def plot_comparison(c:object, # a `Comparison`
                     kind:str='forest', # one of PLOTS
-                    measure=None, # the measure(s) to draw (see each plot)
+                    measure:str|int|list=None, # the measure(s) to draw (see each plot)
                     pair:int=0, # 'differences': the pair
-                    ax=None, # the axes to draw on (one panel)
-                   ):
+                    ax:object=None, # the axes to draw on (one panel)
+                   )->object: # the matplotlib figure
     "Draw one of PLOTS of a comparison; returns the figure."
     if kind == 'forest': return forest_plot(c, measure, ax)
     if kind == 'differences': return differences_plot(c, measure, pair, ax)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math, warnings
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from collections.abc import Callable
 import numpy as np
 from ..engine.checks import EvalInputError, QueryMismatchWarning
 from ..engine.kit import Batch, query_mean, plural
@@ -43,8 +44,8 @@ SAYS = {'tie order': {'trec': 'orders tied documents by id descending (scores co
 
 # %% ../../nbs/83_results.reconcile.ipynb #8dbdb9fa
 def says(convention:str, # a convention's name (a value of `SETTING_NAMES`, or a measure parameter's in words)
-         value, # its value
-        )->str:
+         value:object, # its value
+        )->str: # what the tool does, e.g. 'keeps tied documents in the order given'
     "What a tool with this value of the convention does, in words."
     known = SAYS.get(convention, {})
     if isinstance(value, dict): value = ', '.join(f'{k}={v!r}' for k, v in value.items())   # (per measure: said as it is)
@@ -62,11 +63,13 @@ class Profile:
     empty: str|None # the empty-query policy
     nonpositive: str # "ranked" or "not retrieved"
     measure: Measure # the measure, every parameter set
-    def conventions(self)->dict:
+    def conventions(self)->dict: # {convention in words: value}
         "{convention in words: value}: the settings, then each parameter of the measure."
         s = {SETTING_NAMES[k]: getattr(self, k) for k in SETTING_NAMES}
         return s | {PARAM_NAMES.get(p, p): v for p, v in self.measure.params}
-    def switched(self, other:Profile, names:set)->Profile:
+    def switched(self, other:Profile, # the profile to take them from
+                 names:set, # conventions in words (keys of `conventions()`)
+                )->Profile: # a new profile; this one is unchanged
         "This profile with the conventions `names` (in words) taken from `other`."
         by = {w: k for k, w in SETTING_NAMES.items()}
         s = {by[w]: getattr(other, by[w]) for w in names if w in by}
@@ -88,9 +91,9 @@ def _custom(c:Convention, m:Measure)->tuple:
     return _with_params(m, ps), s
 
 # %% ../../nbs/83_results.reconcile.ipynb #0a10f58a
-def profile(tool, # 'ours', a preset's name (a key of `CONVENTIONS`), or a `Convention` of your own
-            measure, # a measure name or `Measure`
-           )->Profile:
+def profile(tool:str|Convention, # 'ours', a preset's name (a key of `CONVENTIONS`), or a `Convention` of your own
+            measure:str|Measure, # a measure name or `Measure`
+           )->Profile: # the tie policy, the queries, the empty-query policy, the rule for scores ≤ 0, the measure
     "The tool's conventions for the measure; an `EvalInputError` saying why when its preset cannot reproduce the measure."
     m = measure if isinstance(measure, Measure) else parse_measure(measure)
     if isinstance(tool, Convention) and CONVENTIONS.get(tool.name) is not tool: (mm, s), name = _custom(tool, m), tool.name
@@ -216,35 +219,43 @@ def _note(e:_Engine, name:str, p:Profile)->str|None:
 
 # %% ../../nbs/83_results.reconcile.ipynb #fd8b0a12
 def shapley_weights(k:int, # the number of conventions
-                   )->list:
+                   )->list: # the weights of s = 0, 1, …, k-1 other conventions switched
     "The Shapley weight |S|!(k-|S|-1)!/k! of a combination of s = 0 … k-1 other conventions."
     return [math.factorial(s) * math.factorial(k - s - 1) / math.factorial(k) for s in range(k)]
 
 # %% ../../nbs/83_results.reconcile.ipynb #b02b3978
-def shapley(value, # f(frozenset of switched conventions) -> a number or an array
+def shapley(value:Callable, # f(frozenset of switched conventions) -> a number or an array
             conventions:list, # the conventions that differ
-           )->dict:
+           )->dict: # {convention: its part}; the parts sum to value(all) - value(none)
     "{convention: its Shapley value} of the game `value` over `conventions`, each combination evaluated once."
     cs, w = sorted(conventions), shapley_weights(len(conventions))
     v = {frozenset(S): value(frozenset(S)) for r in range(len(cs) + 1) for S in combinations(cs, r)}
     return {c: sum(w[len(S)] * (v[S | {c}] - v[S]) for S in v if c not in S) for c in cs}
 
 # %% ../../nbs/83_results.reconcile.ipynb #00b5ca83
-def signed(v:float)->str:
+def signed(v:float, # a change in a mean
+          )->str: # e.g. '+0.0123', '-3.0e-07'
     "A change as the reports print it: 4 decimals and a sign, or in scientific notation when those would show 0 for a change."
     return f"{v:+.4f}" if v == 0 or abs(v) >= 5e-5 else f"{v:+.1e}"
 
 # %% ../../nbs/83_results.reconcile.ipynb #ec6e1f4d
 class Attribution(dict):
     "{convention: change in the mean from tool a to tool b}: exact Shapley parts that sum to the difference of the two means."
-    def __init__(self, parts:dict, a:str, b:str, means:tuple, per_query:dict, qids:np.ndarray, words:dict):
+    def __init__(self, parts:dict, # {convention: its part of the change in the mean}
+                 a:str, # the first tool
+                 b:str, # the second tool
+                 means:tuple, # (a's mean, b's mean)
+                 per_query:dict, # {convention: each query's part, an array over `qids`}
+                 qids:np.ndarray, # the queries of the parts
+                 words:dict, # {convention: the part said in words}
+                ):
         super().__init__(parts)
         self.a, self.b, self.means, self.per_query, self.qids, self.words = a, b, means, per_query, qids, words
     @property
-    def total(self)->float:
+    def total(self)->float: # b's mean - a's mean
         "The difference the parts explain: b's mean minus a's."
         return float(self.means[1]) - float(self.means[0])
-    def report(self)->str:
+    def report(self)->str: # the report, one line per convention, the largest part first
         "The difference, then one line per convention: its part and what happened, in words."
         head = f"{self.b} − {self.a}: {signed(self.total)} ({float(self.means[1]):.4f} − {float(self.means[0]):.4f})"
         return '\n'.join([head] + ([f"  {signed(v)}  {self.words[c]}" for c, v in sorted(self.items(), key=lambda cv: -abs(cv[1]))] or ['  the same conventions']))
@@ -263,13 +274,15 @@ class Reconciliation(Tabled):
     values: np.ndarray # (queries x reproduced tools) each query's value; NaN where a tool's mean does not count it
     engine: _Engine = field(repr=False) # the inputs and joins, for attributions
     @property
-    def names(self)->list: return list(self.profiles)
+    def names(self)->list: # tool names, the columns of `values`
+        "The tools reproduced, in the order asked."
+        return list(self.profiles)
     @property
-    def means(self)->dict:
+    def means(self)->dict: # {tool: `Mean`}
         "{tool: `Mean`} of every tool reproduced (the mean over the queries it counts)."
         return {t: query_mean(np.nan_to_num(self.values[:, j]), ~np.isnan(self.values[:, j])) for j, t in enumerate(self.names)}
     @property
-    def per_query(self)->dict:
+    def per_query(self)->dict: # {qid: {tool: value}}
         "{qid: {tool: value}}; NaN where the tool's mean leaves the query out."
         return {q: dict(zip(self.names, row)) for q, row in zip(self.qids.tolist(), self.values.tolist())}
 
@@ -320,7 +333,7 @@ def _moved(col, differ:list, c:str)->np.ndarray:
 # %% ../../nbs/83_results.reconcile.ipynb #42c74419
 def _attribution(self:Reconciliation, a:str, # a tool reconciled (reproduced)
                  b:str, # another
-                )->Attribution:
+                )->Attribution: # {convention: part}, with `.total`, `.per_query` and `.report()`
     "The change in the mean from tool `a` to tool `b`, split exactly over the conventions their presets set differently."
     for t in (a, b):
         if t not in self.profiles: raise EvalInputError(f"{t} is not reproduced here: {self.refused.get(t, 'not among the tools reconciled')}")
@@ -360,12 +373,12 @@ def _reproduce(e:_Engine, tool, m:Measure, key:str)->tuple:
     return p, np.where(counted, v, np.nan)
 
 # %% ../../nbs/83_results.reconcile.ipynb #713c7b87
-def reconcile_measures(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
-                       run, # a run: a TREC run file, a dict, a DataFrame or a `Run`
+def reconcile_measures(qrels:object, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
+                       run:object, # a run: a TREC run file, a dict, a DataFrame or a `Run`
                        measures:list, # measure names: 'nDCG@10', 'AP', ... (all diversity measures, or none)
                        tools:list=None, # 'ours', preset names, `Convention`s; None: 'ours' and every preset of `CONVENTIONS`
                        depth:int=None, # keep each query's top `depth` documents
-                      )->dict:
+                      )->dict: # {measure: `Reconciliation`}
     "{measure: `Reconciliation`}, from the inputs read once and the joins shared by every measure and tool."
     keys = [measures] if isinstance(measures, (str, Measure)) else list(measures)
     parsed = [m if isinstance(m, Measure) else parse_measure(m) for m in keys]
@@ -391,17 +404,17 @@ def _reconciled(e:_Engine, tools:list, names:list, m:Measure, key:str)->Reconcil
     return Reconciliation(key, names, profiles, refused, notes, np.asarray(e.base.qids), values, e)
 
 # %% ../../nbs/83_results.reconcile.ipynb #867dab5a
-def reconcile(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
-              run, # a run: a TREC run file, a dict, a DataFrame or a `Run`
-              measure, # a measure name: 'nDCG@10', 'AP', 'RR', ...
+def reconcile(qrels:object, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
+              run:object, # a run: a TREC run file, a dict, a DataFrame or a `Run`
+              measure:str|Measure, # a measure name: 'nDCG@10', 'AP', 'RR', ...
               tools:list=None, # 'ours', preset names, `Convention`s; None: 'ours' and every preset of `CONVENTIONS`
               depth:int=None, # keep each query's top `depth` documents
-             )->Reconciliation:
+             )->Reconciliation: # the tools' means, per-query values and attributions
     "The measure under each tool's conventions: `.means`, `.per_query`, `.refused`, and `.attribution(a, b)` of any two."
     return next(iter(reconcile_measures(qrels, run, [measure], tools, depth).values()))
 
 # %% ../../nbs/83_results.reconcile.ipynb #58b9f043
-def _conventions_map(self:Reconciliation)->dict:
+def _conventions_map(self:Reconciliation)->dict: # {tool: {convention in words: value}}
     "{tool: {convention: value}} for every tool reproduced: the map the attributions read."
     return {t: p.conventions() for t, p in self.profiles.items()}
 Reconciliation.conventions = _conventions_map
@@ -415,7 +428,7 @@ def _differences_text(p:Profile, base:Profile)->str:
 # %% ../../nbs/83_results.reconcile.ipynb #d7b0bb91
 def _table(self:Reconciliation, digits:int=4, # decimals of the means
            label:str=None, # the LaTeX label
-          )->ResultTable:
+          )->ResultTable: # render it with `.to_html()`, `.to_latex()`, `.to_markdown()` or `str()`
     "One row per tool: its mean and the queries it counts, or why it is not reproducible; its conventions unlike the first tool's."
     means, first = self.means, next(iter(self.profiles.values()), None)
     rows = []
@@ -431,7 +444,7 @@ def _table(self:Reconciliation, digits:int=4, # decimals of the means
 Reconciliation.table = _table
 
 # %% ../../nbs/83_results.reconcile.ipynb #cca0a999
-def _report(self:Reconciliation)->str:
+def _report(self:Reconciliation)->str: # the aligned text of `table()`
     "The table as text."
     return self.table().to_text()
 Reconciliation.report = _report
@@ -440,8 +453,8 @@ Reconciliation.__repr__ = lambda self: f"Reconciliation({self.measure}: {len(sel
 # %% ../../nbs/83_results.reconcile.ipynb #e7e07752
 def _plot(self:Reconciliation, a:str, # one tool
           b:str, # another
-          ax=None, # a matplotlib axis (None: a new figure)
-         ):
+          ax:object=None, # a matplotlib axis (None: a new figure)
+         )->object: # the matplotlib axes drawn on
     "Bars: each query's value under `b` minus under `a` (queries both count), sorted, colored by the convention that moves it most."
     import matplotlib.pyplot as plt
     att, (i, j) = self.attribution(a, b), (self.names.index(a), self.names.index(b))

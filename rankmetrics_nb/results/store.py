@@ -13,7 +13,7 @@ from ..engine.kit import evaluated_report
 from ..registry.measures import parse_measure, canonical
 from ..registry.conventions import apply_conventions
 from ..evaluator.memory import PerQueryValues, evaluation
-from .compare import compare_values
+from .compare import Comparison, compare_values
 from .store_file import open_store, _transaction
 from .leaderboard import Leaderboard
 from ..evaluator.provenance import input_digest, package_version, check_comparable
@@ -76,7 +76,8 @@ class StoredEvaluation(PerQueryValues):
     collection: str = None # the collection's name
     run: str = None # the run's name
     settings: dict = field(default_factory=dict) # ties, rel, depth, conventions, n_ret, in_run, digests, versions
-    def report(self)->str:
+    def report(self)->str: # what was evaluated, what was left out, where it is stored
+        "What the evaluation counted and left out, as `Evaluation.report` says it, with the stored run's name."
         s, more = self.settings, f", stored run {self.run!r} of {self.collection!r}"
         return evaluated_report(len(self.qids), s['in_run'], s['n_ret'], s['ties'], self.queries,
                                 self.missing_from_run, self.missing_from_qrels, more)
@@ -87,14 +88,16 @@ class StoredEvaluation(PerQueryValues):
 # %% ../../nbs/86_results.store.ipynb #1fc2b092
 class Store:
     "Evaluations kept in one SQLite file: per-query values by collection, run, measure and conventions."
-    def __init__(self, path, # the file (created if absent and `create`)
+    def __init__(self, path:str|os.PathLike, # the file (created if absent and `create`)
                  timeout:float=60.0, # seconds a writer waits for another one's transaction
                  create:bool=True, # create the file if it does not exist; False: an error
                  readonly:bool=False, # read only: nothing is ever written to the file; writing is an error
                 ):
         self.path = os.fspath(path)
         self.db = open_store(self.path, timeout, create, readonly)
-    def close(self): self.db.close()
+    def close(self)->None: # None; the store is closed for good
+        "Close the file (leaving a `with Store(...)` block does it)."
+        self.db.close()
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
     def __repr__(self):
@@ -198,12 +201,15 @@ def _write(self:Store, e, coll:tuple, run:tuple, qd:dict, rd:dict, f:dict, repla
 Store._write = _write
 
 # %% ../../nbs/86_results.store.ipynb #ab9be4c6
-def _add(self:Store, e, # an `Evaluation`, or a streamed or Dask one (`MergedEvaluation`)
-         qrels, run, # the inputs it was computed from (their digests are stored)
-         collection:str=None, name:str=None, # the names to store them under; None: their files (by path)
-         depth:int=None, conventions:str=None, # the depth cut and preset it was computed with; None: what it records
+def _add(self:Store, e:object, # an `Evaluation`, or a streamed or Dask one (`MergedEvaluation`)
+         qrels:object, # the qrels it was computed from (their digest is stored)
+         run:object, # the run it was computed from (its digest is stored)
+         collection:str=None, # the name to store the qrels under; None: their file (by path)
+         name:str=None, # the name to store the run under; None: its file (by path)
+         depth:int=None, # the depth cut it was computed with; None: what it records
+         conventions:str=None, # the preset it was computed with; None: what it records
          replace:bool=False, # a changed input: drop its old results instead of refusing
-        ):
+        )->Store: # the store itself
     "Record the per-query values of every measure of `e`; refuse (`StaleResultError`) an input whose digest changed."
     coll, ident = _identity(qrels, collection, 'qrels'), _identity(run, name, 'run')
     return self._write(e, coll, ident, input_digest(qrels), input_digest(run), _facts(e, depth, conventions), replace)
@@ -316,9 +322,9 @@ Store._hit_evaluation = _hit_evaluation
 
 def _evaluation(self:Store, run:str, # the run: its name, or the path it was read from
                 collection:str=None, # its collection (needed when two collections have a run of that name)
-                measures=None, # measure names (any spelling); None: every measure stored
+                measures:str|list=None, # measure names (any spelling); None: every measure stored
                 where:dict=None, # which conventions, when a run is stored under several: {ties, rel, depth, queries, empty, conventions}
-               )->StoredEvaluation:
+               )->StoredEvaluation: # its per-query values, means and conventions
     "One run's stored values, read back without evaluating."
     return self._hit_evaluation(self._one_run(collection, run), measures, where)
 Store.evaluation = _evaluation
@@ -363,15 +369,18 @@ def _read_back(self:Store, coll:tuple, run:tuple, want:dict, measures:list, keys
 Store._read_back = _read_back
 
 # %% ../../nbs/86_results.store.ipynb #412b8a09
-def _store_evaluate(self:Store, qrels, # judgements: anything `evaluation` takes
-                    run, # a run: anything `evaluation` takes
-                    measures, # measure names
+def _store_evaluate(self:Store, qrels:object, # judgements: anything `evaluation` takes
+                    run:object, # a run: anything `evaluation` takes
+                    measures:str|list, # measure names
                     collection:str=None, # the collection's name; None: the qrels file (by path)
                     name:str=None, # the run's name; None: the run file (by path)
                     replace:bool=False, # a changed input: drop its old results instead of refusing
-                    ties:str=None, queries:str=None, depth:int=None, empty:str=None, # as `evaluation`'s
+                    ties:str=None, # as `evaluation`'s
+                    queries:str=None, # as `evaluation`'s
+                    depth:int=None, # as `evaluation`'s
+                    empty:str=None, # as `evaluation`'s
                     conventions:str=None, # as `evaluation`'s
-                   )->StoredEvaluation:
+                   )->StoredEvaluation: # what the store now holds for these measures
     "Evaluate `run` unless its values are stored (same digests, conventions, version); store them; read them back."
     keys, coll, ident = _listed(measures), _identity(qrels, collection, 'qrels'), _identity(run, name, 'run')
     parsed = [parse_measure(m) for m in keys]
@@ -420,11 +429,11 @@ def _labels(hits:list, at:int)->list:
     return [(h[at + 3] or h[at]) if len(ids[(group(h), h[at])]) > 1 else h[at] for h in hits]
 
 # %% ../../nbs/86_results.store.ipynb #4dac0b62
-def _leaderboard(self:Store, collection=None, # a collection's name or path, or a list of them; None: every collection
-                 measures=None, # measure names (any spelling); None: every measure stored
+def _leaderboard(self:Store, collection:str|list=None, # a collection's name or path, or a list of them; None: every collection
+                 measures:str|list=None, # measure names (any spelling); None: every measure stored
                  where:dict=None, # only the evaluations under these conventions (see `evaluation`); None: every one
                  verify:bool=True, # check that the input files still where they were read have not changed
-                )->Leaderboard:
+                )->Leaderboard: # one row per stored evaluation; `.table()`, `.to_csv()`, ...
     "The stored runs' means, without evaluating: one row per (collection, run, conventions), one column per measure."
     hits = list(dict.fromkeys(h for c in ([None] if collection is None else _listed(collection)) for h in self._runs_where(c)))
     if verify: self._verify([h[2] for h in hits])
@@ -441,7 +450,7 @@ Store.leaderboard = _leaderboard
 # %% ../../nbs/86_results.store.ipynb #432e0d68
 def _forget(self:Store, run:str=None, # a run's name or path; None: every run of the collection
             collection:str=None, # the collection's name or path; None: wherever the run is
-           )->int:
+           )->int: # how many runs were dropped
     "Delete stored results (of one run, or of a whole collection); returns how many runs were dropped."
     if run is None and collection is None: raise EvalInputError("forget needs a run, a collection or both")
     hits = self._runs_where(collection, run)
@@ -478,10 +487,10 @@ Store._compared_runs = _compared_runs
 
 def _store_compare(self:Store, collection:str=None, # the collection; None: the only one stored
                    runs:list=None, # run names (or paths); None: every run of the collection
-                   measures=None, # measure names; None: those every run has
+                   measures:str|list=None, # measure names; None: those every run has
                    where:dict=None, # which conventions, when a run is stored under several (see `evaluation`)
                    **kwargs, # `compare_values`' options: baseline, test, correction, alpha, n_resamples, seed, ci, ...
-                  ):
+                  )->Comparison: # as `compare`'s, from the stored values
     "Significance tests between stored runs of one collection, from their stored per-query values (a `Comparison`)."
     hits = self._compared_runs(collection, runs)
     names = _labels(hits, 1)

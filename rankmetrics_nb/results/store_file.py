@@ -176,7 +176,7 @@ def _check_path(path:str, create:bool, readonly:bool):
         raise EvalInputError(f"results store {path} cannot be written: {'it' if p.is_file() and not os.access(p, os.W_OK) else 'its folder'} is read-only")
 
 # %% ../../nbs/84_results.store_file.ipynb #644e89bf
-def open_store(path, # the store's file
+def open_store(path:str|os.PathLike, # the store's file
                timeout:float=60.0, # seconds a writer waits for another one's transaction
                create:bool=True, # a writer: create the file if it does not exist
                readonly:bool=False, # read only: nothing is written, a version-1 store is read as it is
