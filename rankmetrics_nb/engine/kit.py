@@ -272,7 +272,7 @@ def judged_only(b:Batch, # a joined batch
     return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None, tie_groups=groups, weights=weights)
 
 # %% ../../nbs/12_engine.kit.ipynb #ad6ff6b3
-def item_weights(labels:Sequence|np.ndarray|Batch|SubtopicBatch, # what a metric was given: a list, a matrix, a `Batch` or a `SubtopicBatch`
+def item_weights(labels:object, # what a metric was given: a list, a matrix, a `Batch` or a `SubtopicBatch`
                  weights:Sequence|np.ndarray|None=None, # the weights passed to the metric: one per ranked document, shaped like the label matrix; None: the batch's
                  present:np.ndarray=None, # (queries × ranks) the cells holding a document, whose weights must be finite and ≥ 0
                 )->np.ndarray|None: # (queries × ranks) weights, or None: every weight is 1
