@@ -16,6 +16,7 @@ __all__ = ['QUERIES', 'EvalInputError', 'QueryMismatchWarning', 'warn_user', 'is
 class EvalInputError(ValueError):
     "Bad evaluation input; the message says what is wrong and where (file and line for files)."
 
+# %% ../../nbs/10_engine.checks.ipynb #ca56fbd9
 class QueryMismatchWarning(UserWarning):
     "Some queries are only in the run or only in the qrels; the batch's `report()` lists them."
 
