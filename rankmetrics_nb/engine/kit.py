@@ -138,7 +138,7 @@ class Batch(_RankedCells):
     @classmethod
     def from_cells(cls, cells:tuple, # the judged documents' cells (rows, ranks from 0, grades), row by row in rank order
                    **fields, # every field but `grades` and `judged`; each query's depth is its `n_ret`
-                  )->Batch:
+                  )->Batch: # the batch (`**fields`: every other field); `grades` and `judged` laid out on first read
         "A batch that carries only its judged cells: `grades` and `judged` are laid out from them if read, which the metrics that read `cells` never do."
         b = cls(grades=None, judged=None, **fields)
         b.cells = cells
