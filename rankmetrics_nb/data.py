@@ -45,7 +45,7 @@ def _run_lines(rng, name, qids, docs, grades)->list:
     return lines
 
 def example_texts(seed:int=EXAMPLE_SEED, # the random seed; the shipped files use `EXAMPLE_SEED`
-                 )->dict:
+                 )->dict: # {'qrels': text, 'bm25': text, 'rerank': text}, each a whole file's text
     "The example collection as TREC text: keys `qrels`, `bm25`, `rerank`."
     rng = np.random.default_rng(seed)
     qids, docs, grades = _pools(rng)
@@ -56,16 +56,17 @@ def example_texts(seed:int=EXAMPLE_SEED, # the random seed; the shipped files us
 # %% ../nbs/09_data.ipynb #cffc46c5
 _FILES = dict(qrels='example.qrels', bm25='example-bm25.run', rerank='example-rerank.run')
 
-def write_example(folder, # where to write `example.qrels`, `example-bm25.run` and `example-rerank.run`
+def write_example(folder:str|Path, # where to write `example.qrels`, `example-bm25.run` and `example-rerank.run`
                   seed:int=EXAMPLE_SEED, # the random seed
-                 )->dict:
+                 )->dict: # {'qrels': path, 'bm25': path, 'rerank': path} of the files written
     "Write the example collection as TREC files; returns their paths by key."
     folder = Path(folder); folder.mkdir(parents=True, exist_ok=True)
     paths = {k: folder/_FILES[k] for k in _FILES}
     for k, text in example_texts(seed).items(): paths[k].write_text(text)
     return paths
 
-def example_paths()->dict:
+# %% ../nbs/09_data.ipynb #efbe9871
+def example_paths()->dict: # {'qrels': path, 'bm25': path, 'rerank': path} of the shipped files
     "Paths of the shipped example files: keys `qrels`, `bm25`, `rerank`."
     root = resources.files('rankmetrics_nb') / 'data'
     return {k: Path(str(root / f)) for k, f in _FILES.items()}

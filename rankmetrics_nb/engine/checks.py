@@ -5,6 +5,7 @@
 # %% ../../nbs/10_engine.checks.ipynb #f596711e
 from __future__ import annotations
 import importlib.util, os, sys, warnings
+from collections.abc import Iterable
 import numpy as np
 
 # %% auto #0
@@ -15,6 +16,7 @@ __all__ = ['QUERIES', 'EvalInputError', 'QueryMismatchWarning', 'warn_user', 'is
 class EvalInputError(ValueError):
     "Bad evaluation input; the message says what is wrong and where (file and line for files)."
 
+# %% ../../nbs/10_engine.checks.ipynb #ca56fbd9
 class QueryMismatchWarning(UserWarning):
     "Some queries are only in the run or only in the qrels; the batch's `report()` lists them."
 
@@ -24,26 +26,26 @@ _HOME = os.path.dirname(os.path.abspath(importlib.util.find_spec('rankmetrics_nb
 def _in_package(filename:str)->bool: return os.path.abspath(filename).startswith(_HOME + os.sep)
 
 def warn_user(warning:Warning, # the warning to raise
-             )->None:
+             )->None: # nothing: the warning is raised, pointing at the user's line
     "Raise `warning` at the first caller outside the package (the user's line), wherever in the package it is raised from."
     f, level = sys._getframe(1), 2
     while f is not None and _in_package(f.f_code.co_filename): f, level = f.f_back, level + 1
     warnings.warn(warning, stacklevel=level - 1 if f is None else level)
 
-
 # %% ../../nbs/10_engine.checks.ipynb #b35e651e
-def is_real(x)->bool:
+def is_real(x:object, # the value to check
+           )->bool: # True for an int or float of Python or numpy, False for anything else (bools included)
     "Whether `x` is a real number (Python's or numpy's int or float), not a bool."
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
 # %% ../../nbs/10_engine.checks.ipynb #793b3403
-def check_number(x, # the value to check
+def check_number(x:object, # the value to check
                  name:str, # the parameter's name, for the message
                  what:str='', # what the parameter means, for the message
                  low:float=None, # the smallest allowed value
                  high:float=None, # the largest allowed value
                  open_low:bool=False, # whether `low` itself is excluded
-                )->float:
+                )->float: # `x` as a float
     "`x` as a float if it is a finite real number in the range, else an error naming the range."
     ok = is_real(x) and (isinstance(x, (int, np.integer)) or np.isfinite(x))       # (a huge Python int has no float)
     ok = ok and (low is None or (x > low if open_low else x >= low)) and (high is None or x <= high)
@@ -55,19 +57,19 @@ def check_number(x, # the value to check
     raise EvalInputError(f"{name} must be {kind}{f' ({what})' if what else ''}; got {x!r}")
 
 # %% ../../nbs/10_engine.checks.ipynb #d765d9fd
-def check_choice(value, # the value to check
+def check_choice(value:object, # the value to check
                  name:str, # what it is, for the message ("tie policy", "preset", …)
-                 choices, # the allowed values (strings)
-                )->str:
+                 choices:Iterable, # the allowed values (strings)
+                )->str: # `value`, one of `choices`
     "`value` if it is one of `choices`, else an error naming them."
     if not isinstance(value, str) or value not in choices:
         raise EvalInputError(f"unknown {name} {value!r}; choose one of: {', '.join(choices)}")
     return value
 
 # %% ../../nbs/10_engine.checks.ipynb #f0afcd6b
-def check_k(k, # a cutoff: a positive whole number of ranks, or None for no cutoff
+def check_k(k:int|float|None, # a cutoff: a positive whole number of ranks, or None for no cutoff
             name:str='k', # the parameter's name, for the message
-           )->int|None:
+           )->int|None: # `k` as an int, or None for no cutoff
     "`k` as an int (or None), or a clear error."
     if k is None: return None
     if not is_real(k): raise EvalInputError(f"{name} must be a positive whole number of ranks or None; got {k!r}")
@@ -77,8 +79,9 @@ def check_k(k, # a cutoff: a positive whole number of ranks, or None for no cuto
     if k > 2**53: raise EvalInputError(f"{name} must be at most 2**53 ranks (longer than any list); got {k:.4g}")
     return int(k)
 
-def check_rel(rel, # the lowest grade counted as relevant
-             )->float:
+# %% ../../nbs/10_engine.checks.ipynb #62225c94
+def check_rel(rel:float, # the lowest grade counted as relevant
+             )->float: # `rel` as a float
     "`rel` as a float, or a clear error: the threshold must be a positive finite number."
     return check_number(rel, 'rel', 'the lowest grade counted as relevant', low=0, open_low=True)
 
@@ -88,19 +91,19 @@ QUERIES = {'run': "the queries both the qrels and the run hold (several runs: th
 _QUERIES_ALSO = {'common': 'run'}   # compare's earlier name for "run"
 
 # %% ../../nbs/10_engine.checks.ipynb #1dcab400
-def check_queries(queries, # which queries count: a key of `QUERIES` ("common" is read as "run")
-                 )->str:
+def check_queries(queries:str, # which queries count: a key of `QUERIES` ("common" is read as "run")
+                 )->str: # "run" or "qrels"
     "`queries` as a key of `QUERIES`, or a clear error."
     q = _QUERIES_ALSO.get(queries, queries) if isinstance(queries, str) else None
     if q not in QUERIES: raise EvalInputError(f"unknown queries {queries!r}: queries must be 'run' or 'qrels'")
     return q
 
 # %% ../../nbs/10_engine.checks.ipynb #5c331dac
-def check_count(x, # the value to check
+def check_count(x:int|float, # the value to check
                 name:str, # the parameter's name, for the message
                 what:str, # what it counts, for the message
                 high:float=None, # the largest allowed value
-               )->int:
+               )->int: # `x` as an int
     "`x` as an int if it is a whole number from 1 to `high`, else a clear error."
     n = check_number(x, name, what, low=1, high=high)
     if n != int(n): raise EvalInputError(f"{name} must be a whole number ({what}); got {x!r}")

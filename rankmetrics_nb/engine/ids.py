@@ -15,7 +15,7 @@ ID_LIMIT = 256     # bytes of an id held as they are; a longer id is held as its
 _LONG_IDS = {}     # stand-in (without trailing NULs, as numpy returns it) -> the id itself
 
 def fit_id(b:bytes, # an id
-          )->bytes:
+          )->bytes: # `b`, or its stand-in of `ID_LIMIT` + 16 bytes
     "`b` itself, or for an id longer than `ID_LIMIT` bytes its stand-in (the id is kept for printing)."
     if len(b) <= ID_LIMIT: return b
     from hashlib import blake2b                  # only long ids need it: imported on first use
@@ -24,13 +24,15 @@ def fit_id(b:bytes, # an id
         raise EvalInputError(f"two different ids share a fingerprint (ids longer than {ID_LIMIT} bytes): {b[:40]!r}… and {other[:40]!r}…")
     return s
 
+# %% ../../nbs/11_engine.ids.ipynb #4da9af59
 def original_id(b:bytes, # an id as an array holds it
-               )->bytes:
+               )->bytes: # the id itself
     "The id a stand-in stands for (any other id as it is)."
     return _LONG_IDS.get(b.rstrip(b'\0'), b) if len(b) > ID_LIMIT else b
 
+# %% ../../nbs/11_engine.ids.ipynb #d609c4f0
 def decode_ids(a:np.ndarray, # byte-string ids, of any shape
-              )->np.ndarray:
+              )->np.ndarray: # the ids as text, of the shape of `a`
     "Byte-string ids as text (bytes that are not UTF-8 shown as U+FFFD); stand-ins print as their ids (an object array then)."
     if not a.size: return np.zeros(a.shape, str)
     try: out = a.astype(f'U{a.dtype.itemsize}')                # ASCII ids, the common case: a cast (7x a decode)

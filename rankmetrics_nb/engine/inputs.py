@@ -5,7 +5,7 @@
 # %% ../../nbs/15_engine.inputs.ipynb #d13425de
 from __future__ import annotations
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -83,8 +83,8 @@ def _joined_ids(strings, # an iterable of ids
     return _packed_ids(raw, starts, np.r_[sep, len(raw)] - starts)
 
 # %% ../../nbs/15_engine.inputs.ipynb #6d861363
-def id_bytes(values, # ids: strings, bytes or integers (a list or an array)
-            )->np.ndarray:
+def id_bytes(values:Iterable|np.ndarray, # ids: strings, bytes or integers (a list or an array)
+            )->np.ndarray: # the ids, an `S` array
     """Ids as a fixed-width array of UTF-8 byte strings, by one rule for files, dicts and DataFrames: text, bytes or an
     integer; never missing, a float, empty or holding a control character; an id longer than `ID_LIMIT` bytes as its
     stand-in (`engine.kit.fit_id`). A byte-string array (read from a file, which follows the rule) is kept as it is."""
@@ -101,13 +101,14 @@ def id_bytes(values, # ids: strings, bytes or integers (a list or an array)
 
 # %% ../../nbs/15_engine.inputs.ipynb #6d861364
 def ids_text(a:np.ndarray, # byte-string ids
-            )->np.ndarray:
+            )->np.ndarray: # the ids as `str`, of the shape of `a`
     "Byte-string ids as Python strings, for display and results (bytes that are not UTF-8 shown as U+FFFD; stand-ins as their ids)."
     return decode_ids(a)
 
+# %% ../../nbs/15_engine.inputs.ipynb #dd58d294
 def id_at(a:np.ndarray, # byte-string ids
           i:int, # an index
-         )->str:
+         )->str: # the id
     "Element `i` of a byte-string id array as a `str`, for messages."
     return original_id(a[i]).decode('utf-8', 'replace')
 
@@ -128,6 +129,7 @@ class Qrels:
     def __getstate__(self): return dict(self.__dict__, _long_ids=long_ids_of(self.qid, self.docno, self.subtopic))   # (pickle)
     def __setstate__(self, state): remember_long_ids(state.pop('_long_ids', {})); self.__dict__.update(state)
 
+# %% ../../nbs/15_engine.inputs.ipynb #8a9f8938
 @dataclass(eq=False)
 class Run:
     "A run: one row per retrieved (query, document, score), in input order."
@@ -192,7 +194,6 @@ def _other_kind(df, missing:str)->str:
     other = {'rel': ('score', 'run'), 'score': ('rel', 'qrels')}.get(missing)
     if other is None or not any(c in df.columns for c in _COLUMN_NAMES[other[0]]): return ''
     return f"; is this a {other[1]} DataFrame? the qrels come first"
-
 
 # %% ../../nbs/15_engine.inputs.ipynb #4e5834d1
 def _arrow_ids(col)->np.ndarray|None:
@@ -327,20 +328,21 @@ def _read(src, layout:str, columns=None)->dict:
     return dict(t, source=what)
 
 # %% ../../nbs/15_engine.inputs.ipynb #b039f8dd
-def read_qrels(src, # a TREC qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or a `Qrels`
+def read_qrels(src:str|os.PathLike|Mapping|Iterable|Qrels, # a TREC qrels file (plain or gzip), a `{qid: {docno: grade}}` dict, a DataFrame or a `Qrels`
                columns:dict=None, # DataFrame column names, e.g. `dict(qid='topic', docno='doc', rel='grade')`
                subtopics:bool=False, # read the second column as a subtopic id (diversity qrels: `topic subtopic docno judgment`)
-              )->Qrels:
+              )->Qrels: # the judgements, as columns
     "Read relevance judgements; grades must be integers (negative grades are allowed and count as not relevant)."
     if isinstance(src, Qrels) and (src.subtopic is not None or not subtopics): return src
     if isinstance(src, Qrels): raise EvalInputError(f"qrels {src.source} were read without subtopics; read them with read_qrels(..., subtopics=True)")
     t = _read(src, 'subtopic_qrels' if subtopics else 'qrels', columns)
     return Qrels(t['qid'], t['docno'], t['rel'].astype(np.int64), t['source'], t.get('subtopic'))
 
-def read_run(src, # a TREC run file (plain or gzip), a `{qid: {docno: score}}` dict, a DataFrame or a `Run`
+# %% ../../nbs/15_engine.inputs.ipynb #9446da52
+def read_run(src:str|os.PathLike|Mapping|Iterable|Run, # a TREC run file (plain or gzip), a `{qid: {docno: score}}` dict, a DataFrame or a `Run`
              columns:dict=None, # DataFrame column names, e.g. `dict(qid='topic', docno='doc', score='sim')`
              ranks:bool=False, # also read the rank column (integers), which only the `"rank"` tie policy uses
-            )->Run:
+            )->Run: # the run, as columns in input order
     "Read a run; scores must be finite numbers. The rank column is ignored unless `ranks=True`."
     if isinstance(src, Run) and (src.rank is not None or not ranks): return src
     if isinstance(src, Run): raise EvalInputError(f"run {src.source} was read without its rank column; read it with read_run(..., ranks=True)")

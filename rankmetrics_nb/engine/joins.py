@@ -23,33 +23,6 @@ from .prepared_runs import PreparedRun, run_codes, run_entries, run_tie_spans, f
 # %% auto #0
 __all__ = ['PreparedQrels', 'prepare_qrels', 'join', 'join_subtopics']
 
-# %% ../../nbs/19_engine.joins.ipynb #d5812b2a
-class PreparedQrels(Qrels):
-    "Judgements read, keyed, hashed and checked for duplicates once, for joining many runs (`prepare_qrels` makes them)."
-    def __init__(self, q:Qrels): # judgements as `read_qrels` returns them
-        self.qid, self.docno, self.rel, self.source, self.subtopic = q.qid, q.docno, q.rel, q.source, q.subtopic
-        self.ids, self.code, self.n_words, self.hash = np.zeros(0, q.qid.dtype), None, 1, None
-        if q.subtopic is not None: return                 # diversity judgements: `join_subtopics` reads them as they are
-        self.ids, (self.code,) = query_codes(q.qid)
-        self.n_words = id_words(q.docno)
-        self.hash = checked_hash(q, self.code, self.ids, self.n_words)
-        self.layout = _judged_layout(self)                   # for joins to prepared runs
-    def matcher(self):
-        "The matcher of the judged pairs (`engine.keys.pair_matcher`), built on the first join and kept for the next ones."
-        if getattr(self, '_matcher', None) is None: self._matcher = pair_matcher(self.hash)
-        return self._matcher
-    def __getstate__(self): return {k: v for k, v in super().__getstate__().items() if k != '_matcher'}   # rebuilt where used
-    def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
-
-# %% ../../nbs/19_engine.joins.ipynb #596550b2
-def prepare_qrels(qrels, # judgements: a TREC qrels file, a `{qid: {docno: grade}}` dict, a DataFrame, a `Qrels`
-                  columns:dict=None, # DataFrame column names, as for `read_qrels`
-                  subtopics:bool=False, # diversity qrels (`topic subtopic docno judgment`), as for `read_qrels`
-                 )->PreparedQrels:
-    "Read, key, hash and check judgements once; pass the result wherever judgements are taken, for any number of runs."
-    if isinstance(qrels, PreparedQrels) and (qrels.subtopic is not None or not subtopics): return qrels
-    return PreparedQrels(read_qrels(qrels, columns=columns, subtopics=subtopics))
-
 # %% ../../nbs/19_engine.joins.ipynb #db1931f7
 def _prepared(qrels:Qrels)->bool:
     "Whether `qrels` were keyed, hashed and checked once by `prepare_qrels` (diversity judgements are not)."
@@ -280,6 +253,33 @@ def _judged_layout(q:Qrels)->_Layout:
     for a in lay.ideal, lay.qids: a.flags.writeable = False         # (shared by the batches of joins that keep every query)
     return lay
 
+# %% ../../nbs/19_engine.joins.ipynb #d5812b2a
+class PreparedQrels(Qrels):
+    "Judgements read, keyed, hashed and checked for duplicates once, for joining many runs (`prepare_qrels` makes them)."
+    def __init__(self, q:Qrels): # judgements as `read_qrels` returns them
+        self.qid, self.docno, self.rel, self.source, self.subtopic = q.qid, q.docno, q.rel, q.source, q.subtopic
+        self.ids, self.code, self.n_words, self.hash = np.zeros(0, q.qid.dtype), None, 1, None
+        if q.subtopic is not None: return                 # diversity judgements: `join_subtopics` reads them as they are
+        self.ids, (self.code,) = query_codes(q.qid)
+        self.n_words = id_words(q.docno)
+        self.hash = checked_hash(q, self.code, self.ids, self.n_words)
+        self.layout = _judged_layout(self)                   # for joins to prepared runs
+    def matcher(self)->object: # the matcher (`engine.keys.pair_matcher`)
+        "The matcher of the judged pairs (`engine.keys.pair_matcher`), built on the first join and kept for the next ones."
+        if getattr(self, '_matcher', None) is None: self._matcher = pair_matcher(self.hash)
+        return self._matcher
+    def __getstate__(self): return {k: v for k, v in super().__getstate__().items() if k != '_matcher'}   # rebuilt where used
+    def __repr__(self): return f"PreparedQrels({len(self)} judgements of {len(self.ids)} queries from {self.source})"
+
+# %% ../../nbs/19_engine.joins.ipynb #596550b2
+def prepare_qrels(qrels:object, # judgements: a TREC qrels file, a `{qid: {docno: grade}}` dict, a DataFrame, a `Qrels`
+                  columns:dict=None, # DataFrame column names, as for `read_qrels`
+                  subtopics:bool=False, # diversity qrels (`topic subtopic docno judgment`), as for `read_qrels`
+                 )->PreparedQrels: # the judgements, keyed, hashed and checked
+    "Read, key, hash and check judgements once; pass the result wherever judgements are taken, for any number of runs."
+    if isinstance(qrels, PreparedQrels) and (qrels.subtopic is not None or not subtopics): return qrels
+    return PreparedQrels(read_qrels(qrels, columns=columns, subtopics=subtopics))
+
 # %% ../../nbs/19_engine.joins.ipynb #e893cb7f
 def _prepared_cells(lay:_Layout, e:np.ndarray, ok:np.ndarray)->tuple:
     """(query code, entry, grade) of the judgements `ok` found at entries `e` (`engine.prepared_runs.run_entries`), row by row in
@@ -387,13 +387,13 @@ def _joined(qrels, run, ties:str, rel, depth, queries:str)->Batch:
     return _sorted_batch(run, ordering, rq, hit, j, ids, qq, qrels, per_query, keep, in_qrels, **how)
 
 # %% ../../nbs/19_engine.joins.ipynb #fa88fcb1
-def join(qrels, # judgements: anything `read_qrels` accepts
-         run, # a run: anything `read_run` accepts
+def join(qrels:object, # judgements: anything `read_qrels` accepts
+         run:object, # a run: anything `read_run` accepts
          ties:str='trec', # tie policy, a key of `TIE_POLICIES`: "trec" (pytrec_eval's), "double" (trec_eval 10's), "input", "rank" or "expected"
          rel:int=1, # the lowest grade counted as relevant in `n_rel` (a positive number, as for every metric)
          depth:int=None, # keep each query's top `depth` documents (trec_eval's `-M`); None keeps all
          queries:str='run', # rows (the kit's `QUERIES`): "run" (queries in qrels and run) or "qrels" (every qrels query, trec_eval's `-c`)
-        )->Batch:
+        )->Batch: # one row per query, one column per rank
     "Order the run under the tie policy and join it to the judgements: the batch every metric reads."
     b = _joined(qrels, run, *_settings(ties, rel, depth, queries))
     _warn_dropped(b)
@@ -465,13 +465,13 @@ def _flagged(b:Batch, ids, code, flags, names)->SubtopicBatch:
                          queries=b.queries)
 
 # %% ../../nbs/19_engine.joins.ipynb #4accfe6b
-def join_subtopics(qrels, # diversity judgements (`topic subtopic docno judgment`): anything `read_qrels(..., subtopics=True)` accepts
-                   run, # a run: anything `read_run` accepts
+def join_subtopics(qrels:object, # diversity judgements (`topic subtopic docno judgment`): anything `read_qrels(..., subtopics=True)` accepts
+                   run:object, # a run: anything `read_run` accepts
                    ties:str='rank', # tie policy, a key of `TIE_POLICIES`: "rank" (ndeval's default), "double" (ndeval -traditional), "trec", "input"
-                   rel=1, # the lowest grade counted as relevant (ndeval: 1, every positive judgement)
+                   rel:float=1, # the lowest grade counted as relevant (ndeval: 1, every positive judgement)
                    depth:int=None, # keep each query's top `depth` documents (ndeval's -M); None keeps all
                    queries:str='run', # rows: "run" (queries in qrels and run) or "qrels" (every qrels query, ndeval's -c)
-                  )->SubtopicBatch:
+                  )->SubtopicBatch: # queries × ranks × subtopics flags, with the judged documents
     "Order the run and lay it out as subtopic flags (queries × ranks × subtopics), with every query's judged documents."
     q = read_qrels(qrels, subtopics=True)
     ties, rel, depth, queries = _settings(ties, rel, depth, queries)

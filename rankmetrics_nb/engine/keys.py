@@ -383,7 +383,7 @@ class _Made(NamedTuple):
     def result(self): return self.value
 
 def join_pool(rows:int, # the rows of the run
-             ):
+             )->object: # an executor (a context manager whose `submit(fn, *args)` gives a future)
     "The executor a join orders and matches on: two threads for a large run (numpy releases the GIL), the caller's alone below 32,768 rows."
     if rows < 1 << 15: return _InThisThread()
     from concurrent.futures import ThreadPoolExecutor

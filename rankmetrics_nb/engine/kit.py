@@ -4,6 +4,7 @@
 
 # %% ../../nbs/12_engine.kit.ipynb #ba9e1275
 from __future__ import annotations
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 import numpy as np
@@ -11,7 +12,7 @@ from .checks import EvalInputError, check_choice, check_k
 from .ids import decode_ids, long_ids_of, remember_long_ids
 
 # %% auto #0
-__all__ = ['Ranking', 'plural', 'evaluated_report', 'preview', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
+__all__ = ['Ranking', 'plural', 'preview', 'evaluated_report', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
            'judged_only', 'item_weights', 'positive_only', 'SubtopicBatch', 'label_matrix', 'judged_cells',
            'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
            'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
@@ -27,9 +28,9 @@ class Ranking:
     docno: np.ndarray # the run's document ids (bytes), in input order
     score: np.ndarray # the run's scores, in input order
 
-    def lay(self, values, # one value per ordered row
-            fill, # the value of cells that hold no document
-           )->np.ndarray:
+    def lay(self, values:np.ndarray, # one value per ordered row
+            fill:float|int|bool, # the value of cells that hold no document
+           )->np.ndarray: # (queries × depth) `values` laid out in their cells
         "A (queries × depth) matrix with `values` in their cells and `fill` elsewhere."
         dtype = np.result_type(values, np.asarray(fill))
         if self.flat is None: return np.asarray(values, dtype).reshape(self.shape)   # no copy: callers pass fresh arrays
@@ -45,9 +46,16 @@ class Ranking:
 def plural(n:int, # how many
            one:str, # the noun for one
            many:str, # the noun for many
-          )->str:
+          )->str: # e.g. '3 queries'
     "`n` and the right noun: '1 query', '3 queries'."
     return f"{n} {one if n == 1 else many}"
+
+# %% ../../nbs/12_engine.kit.ipynb #fb2585f4
+def preview(ids:Sequence|np.ndarray, # the ids to list
+            n:int=5, # how many to show
+           )->str: # e.g. 'q1, q2, … (4 more)'
+    "The first `n` ids, comma-separated, and how many more there are."
+    return ', '.join(map(str, ids[:n])) + (f', … ({len(ids) - n} more)' if len(ids) > n else '')
 
 # %% ../../nbs/12_engine.kit.ipynb #6d5d926f
 def evaluated_report(n:int, # queries evaluated
@@ -55,10 +63,10 @@ def evaluated_report(n:int, # queries evaluated
                      n_ret:int, # documents ranked
                      ties:str, # the tie policy
                      queries:str, # "run" or "qrels"
-                     missing_from_run, # qrels queries the run does not rank
-                     missing_from_qrels, # run queries without judgements
+                     missing_from_run:Sequence|np.ndarray, # qrels queries the run does not rank
+                     missing_from_qrels:Sequence|np.ndarray, # run queries without judgements
                      more:str='', # what else the first line says (e.g. how many parts)
-                    )->str:
+                    )->str: # one line of what was evaluated, then one line per kind of query left out
     "What was evaluated and what was left out, as every batch and evaluation reports it."
     lines = [f"{plural(n, 'query', 'queries')} evaluated ({in_run} in the run), {n_ret} documents ranked, "
              f"ties={ties!r}, queries={queries!r}{more}"]
@@ -66,13 +74,6 @@ def evaluated_report(n:int, # queries evaluated
                       (missing_from_qrels, 'in the run but not the qrels (not evaluated)')]:
         if len(ids): lines.append(f"{plural(len(ids), 'query', 'queries')} {what}: {preview(ids)}")
     return '\n'.join(lines)
-
-# %% ../../nbs/12_engine.kit.ipynb #fb2585f4
-def preview(ids, # the ids to list
-            n:int=5, # how many to show
-           )->str:
-    "The first `n` ids, comma-separated, and how many more there are."
-    return ', '.join(map(str, ids[:n])) + (f', … ({len(ids) - n} more)' if len(ids) > n else '')
 
 # %% ../../nbs/12_engine.kit.ipynb #1f20040b
 _NO_IDS = np.zeros(0, str)
@@ -105,7 +106,7 @@ class _RankedCells:
     def _need_ranking(self)->Ranking:
         if self.ranking is None: raise EvalInputError("this batch was built without its run's ranking (scores, ties and ids are unknown)")
         return self.ranking
-    def docnos(self)->np.ndarray:
+    def docnos(self)->np.ndarray: # (q, depth) str
         "Document ids in rank order (queries × depth, '' for padding)."
         r = self._need_ranking()
         return decode_ids(np.where(self.doc_index >= 0, r.docno[np.maximum(self.doc_index, 0)], b''))
@@ -137,7 +138,7 @@ class Batch(_RankedCells):
     @classmethod
     def from_cells(cls, cells:tuple, # the judged documents' cells (rows, ranks from 0, grades), row by row in rank order
                    **fields, # every field but `grades` and `judged`; each query's depth is its `n_ret`
-                  )->Batch:
+                  )->Batch: # the batch (`**fields`: every other field); `grades` and `judged` laid out on first read
         "A batch that carries only its judged cells: `grades` and `judged` are laid out from them if read, which the metrics that read `cells` never do."
         b = cls(grades=None, judged=None, **fields)
         b.cells = cells
@@ -155,15 +156,15 @@ class Batch(_RankedCells):
 
     def __len__(self): return len(self.qids)
     @property
-    def depth(self)->int:
+    def depth(self)->int: # the number of rank columns
         "The ranks of the matrices: their width, or for a batch of cells not yet laid out, the longest query's `n_ret`."
         if self.__dict__['grades'] is None: return int(self.n_ret.max(initial=0))
         return self.grades.shape[1]
-    def n_rel_at(self, rel, # the lowest grade counted as relevant
-                )->np.ndarray:
+    def n_rel_at(self, rel:float, # the lowest grade counted as relevant
+                )->np.ndarray: # (q,) the count of each query
         "Judged documents with grade ≥ `rel`, per query."
         return (self.ideal >= rel).sum(axis=1)
-    def report(self)->str:
+    def report(self)->str: # the report's lines, as `evaluated_report` writes them
         "What was evaluated and what was left out."
         return evaluated_report(len(self), self.in_run.sum(), int(self.n_ret.sum()), self.ties, self.queries,
                                 self.missing_from_run, self.missing_from_qrels)
@@ -202,23 +203,27 @@ class TieGroups:
         out[self._cells] = values
         return out
 
-    def sum(self, x:np.ndarray)->np.ndarray:
+    def sum(self, x:np.ndarray, # (q, depth) values
+           )->np.ndarray: # (q, depth) each rank's group's sum
         "(q, depth): the sum of `x` over each rank's group (0 in padding)."
         return self._lay(np.bincount(self._g, weights=np.asarray(x, np.float64)[self._cells], minlength=self.n_groups)[self._g], 0.0)
 
-    def mean(self, x:np.ndarray)->np.ndarray:
+    def mean(self, x:np.ndarray, # (q, depth) values
+            )->np.ndarray: # (q, depth) each rank's group's mean
         "(q, depth): `x` averaged over each rank's group; padding keeps the value of `x`."
         out = np.array(x, np.float64)
         out[self._cells] = (self.sum(x) / np.maximum(self.size, 1))[self._cells]
         return out
 
-    def before(self, flags:np.ndarray)->np.ndarray:
+    def before(self, flags:np.ndarray, # (q, depth) bool: e.g. the relevant ranks
+              )->np.ndarray: # (q, depth) int counts
         "(q, depth): the flags in the query's groups above each rank's group."
         f = np.where(self.valid, flags, False).astype(np.int64)
         above = np.cumsum(f, axis=1) - f                      # flags at the ranks above, whatever the group
         return self._lay(above[self._cells[0], self.start[self._cells]])
 
-    def first(self, flags:np.ndarray)->np.ndarray:
+    def first(self, flags:np.ndarray, # (q, depth) bool: e.g. the relevant ranks
+             )->np.ndarray: # (q, depth) chances in [0, 1]; each query's sum to 1 when it holds a flag
         "(q, depth): the chance that the rank holds the query's first flagged document, every order of each group equally likely."
         f = np.where(self.valid, flags, False)
         r = self.sum(f).round().astype(np.int64)
@@ -232,8 +237,8 @@ class TieGroups:
         return out
 
 # %% ../../nbs/12_engine.kit.ipynb #d54a7874
-def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
-              )->TieGroups|None:
+def tie_groups(labels:Sequence|np.ndarray|Batch, # what a metric was given: a list, a matrix or a `Batch`
+              )->TieGroups|None: # the groups of a ties='expected' batch, else None
     "The tie groups of a batch joined with ties='expected' (the metric returns its expected value), else None."
     if not isinstance(labels, Batch) or labels.tie_groups is None: return None
     cached = labels.__dict__.get('_tie_layout')
@@ -241,16 +246,17 @@ def tie_groups(labels, # what a metric was given: a list, a matrix or a `Batch`
         cached = labels.__dict__['_tie_layout'] = TieGroups(labels.tie_groups)
     return cached
 
-def refuse_expected(labels, # what a metric was given
+# %% ../../nbs/12_engine.kit.ipynb #8d5b03c4
+def refuse_expected(labels:Sequence|np.ndarray|Batch, # what a metric was given
                     what:str, # the metric (and setting) that cannot average over orders
                     why:str, # the reason, for the message
-                   ):
+                   )->None: # nothing: it raises for a ties='expected' batch
     "Raise `EvalInputError` if `labels` is a batch joined with ties='expected', saying that `what` does not support it and `why`."
     if tie_groups(labels) is not None: raise EvalInputError(f"{what} does not support ties='expected': {why}")
 
 # %% ../../nbs/12_engine.kit.ipynb #d81641af
 def judged_only(b:Batch, # a joined batch
-               )->Batch:
+               )->Batch: # a batch of the judged documents alone, in their order
     "`b` with only its judged documents (grade ≥ 0) ranked, in their order: trec_eval's -J, ir_measures' judged_only."
     keep = b.judged & (np.nan_to_num(b.grades, nan=-1) >= 0)
     order = np.argsort(~keep, axis=1, kind='stable')
@@ -266,10 +272,10 @@ def judged_only(b:Batch, # a joined batch
     return replace(b, grades=grades, judged=inside.copy(), n_ret=n.astype(b.n_ret.dtype), ranking=None, tie_groups=groups, weights=weights)
 
 # %% ../../nbs/12_engine.kit.ipynb #ad6ff6b3
-def item_weights(labels, # what a metric was given: a list, a matrix, a `Batch` or a `SubtopicBatch`
-                 weights=None, # the weights passed to the metric: one per ranked document, shaped like the label matrix; None: the batch's
+def item_weights(labels:object, # what a metric was given: a list, a matrix, a `Batch` or a `SubtopicBatch`
+                 weights:Sequence|np.ndarray|None=None, # the weights passed to the metric: one per ranked document, shaped like the label matrix; None: the batch's
                  present:np.ndarray=None, # (queries × ranks) the cells holding a document, whose weights must be finite and ≥ 0
-                )->np.ndarray|None:
+                )->np.ndarray|None: # (queries × ranks) weights, or None: every weight is 1
     "Each ranked document's weight (queries × ranks, 0 in padding): `weights` as given, else a batch's own, else None (all 1)."
     if weights is None: return getattr(labels, 'weights', None) if isinstance(labels, (Batch, SubtopicBatch)) else None
     try: w = np.array(weights, dtype=np.float64, ndmin=2)
@@ -282,7 +288,7 @@ def item_weights(labels, # what a metric was given: a list, a matrix, a `Batch` 
 
 # %% ../../nbs/12_engine.kit.ipynb #fe6a8f76
 def positive_only(b:Batch, # a joined batch (its run's scores are read)
-                 )->Batch:
+                 )->Batch: # `b`, with grade 0 where the score is ≤ 0
     "`b` with grade 0 at every rank whose score is ≤ 0: those documents keep their rank and count as not relevant (torchmetrics)."
     low = b.scores <= 0                                       # (NaN padding compares False)
     if not low.any(): return b
@@ -307,15 +313,21 @@ class SubtopicBatch:
 
     def __len__(self): return len(self.qids)
     @property
-    def in_run(self)->np.ndarray: return self.batch.in_run
+    def in_run(self)->np.ndarray: # (q,) bool
+        "Whether each query has at least one document in the run."
+        return self.batch.in_run
     @property
-    def missing_from_run(self)->np.ndarray: return self.batch.missing_from_run
+    def missing_from_run(self)->np.ndarray: # the ids
+        "The qrels queries the run does not rank."
+        return self.batch.missing_from_run
     @property
-    def missing_from_qrels(self)->np.ndarray: return self.batch.missing_from_qrels
-    def report(self)->str:
+    def missing_from_qrels(self)->np.ndarray: # the ids
+        "The run queries without judgements (never rows)."
+        return self.batch.missing_from_qrels
+    def report(self)->str: # the lines of the batch's report
         "What was evaluated and what was left out."
         return self.batch.report()
-    def docnos(self)->np.ndarray:
+    def docnos(self)->np.ndarray: # (q, depth) str
         "Document ids in rank order (queries × depth, '' for padding)."
         return self.batch.docnos()
     def __repr__(self):
@@ -323,8 +335,8 @@ class SubtopicBatch:
         return f"SubtopicBatch({Q} queries × depth {D} × {S} subtopics, ties={self.ties!r})"
 
 # %% ../../nbs/12_engine.kit.ipynb #cbf2ec24
-def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                )->tuple:
+def label_matrix(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                )->tuple: # (matrix, single): the (queries × ranks) float grades, and whether `labels` was one list
     "The grades as a float (queries × ranks) matrix, and whether `labels` was a single list."
     if isinstance(labels, Batch): return labels.grades, False
     try: m = np.asarray(labels, dtype=np.float64)
@@ -341,14 +353,14 @@ def label_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D arra
     return m, single
 
 # %% ../../nbs/12_engine.kit.ipynb #b5fe2143
-def judged_cells(labels, # what a metric was given
-                )->tuple|None:
+def judged_cells(labels:Sequence|np.ndarray|Batch, # what a metric was given
+                )->tuple|None: # (rows, ranks from 0, grades), or None
     "A batch's judged cells (rows, ranks from 0, grades; row by row in rank order) when it carries them and no tie groups; else None."
     return labels.cells if isinstance(labels, Batch) and labels.cells is not None and labels.tie_groups is None else None
 
 # %% ../../nbs/12_engine.kit.ipynb #66f9c790
-def cells_or_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
-                   )->tuple:
+def cells_or_matrix(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+                   )->tuple: # (cells, m, shape, single)
     """What a metric reads, as `(cells, m, shape, single)`: the `judged_cells` when there are any such, with `m` None (the
     batch's matrices are never laid out); else no cells and the matrix of `label_matrix`."""
     if (cells := judged_cells(labels)) is not None: return cells, None, (len(labels), labels.depth), False
@@ -358,22 +370,24 @@ def cells_or_matrix(labels, # grades in rank order: one list, a NaN-padded 2-D a
 # %% ../../nbs/12_engine.kit.ipynb #8b37b72b
 def top_k(m:np.ndarray, # a (queries × ranks) grade matrix
           k:int|None, # the cutoff (checked by `check_k`), or None for all ranks
-         )->np.ndarray:
+         )->np.ndarray: # the (queries × min(k, ranks)) matrix
     "The first `k` ranks of every row (NaN marks ranks without a document); a `k` beyond the matrix's width is the whole matrix."
     k = check_k(k)
     if k is None or k <= m.shape[1]: return m[:, :k]
     return m
 
+# %% ../../nbs/12_engine.kit.ipynb #50c1551c
 def as_result(values:np.ndarray, # one value per row of the label matrix
               single:bool, # whether the input was a single list
-             ):
+             )->float|np.ndarray: # a float, or the per-query array
     "A float for a single list, else the per-query array."
     return float(values[0]) if single else values
 
-def per_query(value, # a scalar, or one value per query
+# %% ../../nbs/12_engine.kit.ipynb #f43e0c91
+def per_query(value:float|Sequence|np.ndarray, # a scalar, or one value per query
               n:int, # the number of queries
               name:str, # the parameter's name, for the message
-             )->np.ndarray:
+             )->np.ndarray: # (n,) one value per query
     "A per-query parameter as an array of length `n`."
     a = np.asarray(value)
     if a.ndim == 0: return np.full(n, a)
@@ -381,9 +395,9 @@ def per_query(value, # a scalar, or one value per query
     return a
 
 # %% ../../nbs/12_engine.kit.ipynb #df58bae7
-def check_n_rel(n_rel, # R: one count, or one per query
+def check_n_rel(n_rel:int|float|Sequence|np.ndarray, # R: one count, or one per query
                 listed:np.ndarray, # relevant documents in each list (one per query)
-               )->np.ndarray:
+               )->np.ndarray: # (queries,) float counts
     "`n_rel` as one whole count ≥ `listed` per query (a float array), or a clear error."
     try: a = np.asarray(n_rel)
     except ValueError: a = np.asarray(None)              # a ragged list
@@ -400,16 +414,17 @@ def check_n_rel(n_rel, # R: one count, or one per query
     return a
 
 # %% ../../nbs/12_engine.kit.ipynb #dfed3c34
-def safe_ratio(num, # numerators
-               den, # denominators (broadcast against `num`)
+def safe_ratio(num:float|Sequence|np.ndarray, # numerators
+               den:float|Sequence|np.ndarray, # denominators (broadcast against `num`)
                fill:float=0.0, # the value where the denominator is 0
-              )->np.ndarray:
+              )->np.ndarray: # float64 ratios, of the broadcast shape
     "`num / den` element by element, `fill` where `den` is 0."
     num, den = np.broadcast_arrays(np.asarray(num, np.float64), np.asarray(den, np.float64))
     return np.divide(num, den, out=np.full(num.shape, fill), where=den != 0)
 
+# %% ../../nbs/12_engine.kit.ipynb #bbce1416
 def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
-                 )->tuple:
+                 )->tuple: # (rows, ranks from 0), int arrays
     "The True cells of `mask`, row by row in rank order, as (rows, ranks from 0): the cells a sparse sum adds."
     return np.divmod(np.flatnonzero(mask), max(mask.shape[1], 1))
 
@@ -417,7 +432,7 @@ def nonzero_cells(mask:np.ndarray, # a (queries × ranks) boolean matrix
 def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`, or None
               m:np.ndarray|None, # else the grade matrix
               rel:float, # the lowest grade counted as relevant (> 0)
-             )->tuple:
+             )->tuple: # (rows, ranks from 0), int arrays
     "The cells with grade ≥ `rel`, row by row in rank order, as (rows, ranks from 0): among the judged `cells` (every other cell is unjudged, grade 0 < `rel`), or in `m`."
     if cells is None: return nonzero_cells(m >= rel)
     rows, cols, g = cells
@@ -428,7 +443,7 @@ def hit_cells(cells:tuple|None, # a batch's judged cells from `cells_or_matrix`,
 def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, the values of its nonzero cells, row by row in rank order
                       rows:np.ndarray=None, # each listed value's row (ascending), when `x` lists cells; the cells not listed hold 0
                       n:int=None, # the number of rows, when `x` lists cells
-                     )->np.ndarray:
+                     )->np.ndarray: # (queries,) float64 row sums
     "Row sums added rank by rank, left to right (zero cells skipped: adding 0 changes no sum)."
     if rows is not None: return np.bincount(rows, weights=np.asarray(x, np.float64), minlength=n).astype(np.float64)   # adds in input order
     x = np.asarray(x)
@@ -442,16 +457,20 @@ def sum_in_rank_order(x:np.ndarray, # a (queries × ranks) matrix; with `rows`, 
 # %% ../../nbs/12_engine.kit.ipynb #b445b2b6
 class Mean(float):
     "A mean over queries that also records how many queries it averaged (`n`) and left out (`skipped`)."
-    def __new__(cls, value, n:int, skipped:int=0):
+    def __new__(cls, value:float, # the mean
+                n:int, # the queries averaged
+                skipped:int=0, # the queries left out
+               )->Mean: # the mean, a float
         m = super().__new__(cls, value)
         m.n, m.skipped = int(n), int(skipped)
         return m
     def __reduce__(self): return Mean, (float(self), self.n, self.skipped)   # pickle and copy keep the counts
     def __repr__(self): return f"{float(self)!r} (mean of {plural(self.n, 'query', 'queries')}{f', {self.skipped} skipped' if self.skipped else ''})"
 
-def query_mean(values, # one value per query
-               keep=None, # boolean mask of the queries to average; None keeps all
-              )->Mean:
+# %% ../../nbs/12_engine.kit.ipynb #6cf93969
+def query_mean(values:Sequence|np.ndarray, # one value per query
+               keep:Sequence|np.ndarray|None=None, # boolean mask of the queries to average; None keeps all
+              )->Mean: # the mean, a float that carries `n` and `skipped`
     "The mean of `values` over the kept queries (0.0 when none is kept), with its counts."
     v = np.asarray(values, np.float64).ravel()
     keep = np.ones(len(v), bool) if keep is None else np.asarray(keep, bool).ravel()
@@ -469,20 +488,21 @@ def plain_json(x):
     return x
 
 # %% ../../nbs/12_engine.kit.ipynb #06cbe3fa
-def same_setting(value, # a parameter value as given
-                 fixed, # the preset's value
-                )->bool:
+def same_setting(value:object, # a parameter value as given
+                 fixed:object, # the preset's value
+                )->bool: # True when they agree
     "Whether an explicit parameter value equals a preset's value (numbers and arrays compared as numbers)."
     if isinstance(value, str) or isinstance(fixed, str) or fixed is None: return value == fixed
     try: return bool(np.all(np.asarray(value, dtype=np.float64) == fixed))
     except (TypeError, ValueError): return False
 
+# %% ../../nbs/12_engine.kit.ipynb #728f96d6
 def apply_preset(presets:dict, # {preset name: {parameter: value}} of one module
-                 preset, # a key of `presets`, or None
+                 preset:str|None, # a key of `presets`, or None
                  given:dict, # the convention parameters as passed, None where not given
                  defaults:dict=None, # each parameter's documented default (missing: None)
-                 agrees=same_setting, # whether a given value agrees with the preset's
-                )->dict:
+                 agrees:Callable=same_setting, # whether a given value agrees with the preset's
+                )->dict: # {parameter: the value in force}
     "The conventions in force: each given value, else the preset's, else the default; a conflict with the preset is an error."
     fixed = {} if preset is None else presets[check_choice(preset, 'preset', presets)]
     for name, value in given.items():

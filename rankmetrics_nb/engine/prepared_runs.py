@@ -157,10 +157,10 @@ def _checked(r:PreparedRun, code:np.ndarray)->bool:
     return refuse_repeat(rows, code[rows], r.docno, r.ids, r.source, 'run')
 
 # %% ../../nbs/18_engine.prepared_runs.ipynb #d8c20bb7
-def prepare_run(run, # a run: anything `read_run` accepts
+def prepare_run(run:object, # a run: anything `read_run` accepts
                 ties:str='trec', # the tie policy to order it by (a key of `TIE_POLICIES` but "expected"); joins under another one sort it again
                 columns:dict=None, # DataFrame column names, as for `read_run`
-               )->PreparedRun:
+               )->PreparedRun: # the run, ordered, hashed and checked
     "Read, order, hash and check a run once; pass the result wherever a run is taken: each join then costs a lookup per judgement."
     if isinstance(run, PreparedRun) and run.ties == ties: return run
     check_choice(ties, 'tie policy', TIE_POLICIES)

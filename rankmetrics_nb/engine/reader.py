@@ -5,6 +5,7 @@
 # %% ../../nbs/14_engine.reader.ipynb #e8b513bd
 from __future__ import annotations
 import os, re, stat, sys, threading, zlib
+from collections.abc import Iterable, Iterator
 import numpy as np
 from .checks import EvalInputError
 from .ids import ID_LIMIT, fit_id
@@ -19,7 +20,7 @@ READ_LIMIT = None   # the most bytes of text held at once (a file, a pipe, a gzi
 _PIECE = 1 << 20    # bytes per read of a pipe or a device, and per step of decompression
 _GZIP = b'\x1f\x8b'
 
-def read_limit()->int:
+def read_limit()->int: # bytes
     "`READ_LIMIT`, or half of this machine's memory."
     if READ_LIMIT is not None: return int(READ_LIMIT)
     try: return os.sysconf('SC_PHYS_PAGES') * os.sysconf('SC_PAGE_SIZE') // 2
@@ -107,15 +108,15 @@ def _text_of(f, source:str)->np.ndarray:
     return np.frombuffer(_gunzip(data, source, limit), np.uint8)
 
 # %% ../../nbs/14_engine.reader.ipynb #a970300e
-def read_text(path, # a file of any kind (regular, pipe, FIFO, device), plain or gzip (recognised by its first two bytes)
+def read_text(path:str|os.PathLike, # a file of any kind (regular, pipe, FIFO, device), plain or gzip (recognised by its first two bytes)
               source:str=None, # its name in messages; None: the path
-             )->np.ndarray:
+             )->np.ndarray: # the text's bytes, `uint8`
     "The text of the file at `path` as bytes (`uint8`), read once and decompressed if gzip; more than `read_limit()` bytes is an error."
     with _open(path) as f: return _text_of(f, os.fspath(path) if source is None else source)
 
 # %% ../../nbs/14_engine.reader.ipynb #10bb07ed
-def read_bytes(path, # a file of any kind: plain or gzip
-              )->bytes:
+def read_bytes(path:str|os.PathLike, # a file of any kind: plain or gzip
+              )->bytes: # the text
     "The text of the file at `path` as `bytes` (`read_text`)."
     return read_text(path).tobytes()
 
@@ -136,10 +137,10 @@ def _fill(read, n:int)->bytes:
     return bytes(out)
 
 # %% ../../nbs/14_engine.reader.ipynb #847eda82
-def text_pieces(path, # a file of any kind, plain or gzip
+def text_pieces(path:str|os.PathLike, # a file of any kind, plain or gzip
                 size:int, # bytes per piece
                 source:str=None, # its name in messages; None: the path
-               ):
+               )->Iterator: # the pieces, `bytes` each
     "The text of the file at `path`, read once and decompressed if gzip, as consecutive pieces of `size` bytes (the last one shorter)."
     source = os.fspath(path) if source is None else source
     with _open(path) as f:
@@ -195,7 +196,6 @@ def _swapped(fields:list, layout:str)->str:
     if layout.endswith('qrels') and len(fields) == 6 and _FLOAT.fullmatch(fields[4]): return " (is this a run file? the qrels come first)"
     if layout.endswith('run') and len(fields) == 4 and _INT.fullmatch(fields[3]): return " (is this a qrels file? the qrels come first)"
     return ''
-
 
 # %% ../../nbs/14_engine.reader.ipynb #f4a81daa
 def _line_problem(fields:list, layout:str):
@@ -256,9 +256,9 @@ def _parse_lines(data:bytes, source:str, layout:str)->dict:
     return out
 
 # %% ../../nbs/14_engine.reader.ipynb #e586eb2e
-def data_row_lines(path, # the file the rows were read from
-                   rows, # data row numbers (0 is the first data line)
-                  )->list:
+def data_row_lines(path:str|os.PathLike, # the file the rows were read from
+                   rows:Iterable, # data row numbers (0 is the first data line)
+                  )->list: # [(line number, the line's fields joined by spaces)], one per row
     "The line number and text of each of the data `rows` of a file, for messages that name lines."
     data, want, out = read_bytes(path), {int(r): i for i, r in enumerate(rows)}, [None] * len(rows)
     for i, (no, fields) in enumerate(_data_lines(data)):
@@ -479,17 +479,17 @@ def _skip_bom(data, source:str):
 def parse_text(data:bytes, # the text of a TREC file
                source:str, # where it came from, for messages
                layout:str, # a key of `LAYOUTS`
-              )->dict:
+              )->dict: # {column: array} of the kept columns
     "The kept columns of TREC `layout` text: the fast reader, else the line reader; a bad line raises `EvalInputError`."
     data = _skip_bom(data, source)
     out = _fast_parse(np.frombuffer(data, np.uint8), layout)
     return out if out is not None else _parse_lines(bytes(data), source, layout)
 
 # %% ../../nbs/14_engine.reader.ipynb #ca68787d
-def parse_file(path, # a TREC file of any kind (regular, pipe, FIFO), plain or gzip
+def parse_file(path:str|os.PathLike, # a TREC file of any kind (regular, pipe, FIFO), plain or gzip
                layout:str, # a key of `LAYOUTS`
                source:str=None, # the name used in messages; None: the path
-              )->dict:
+              )->dict: # {column: array} of the kept columns
     """The kept columns of a TREC file, opened once: a plain regular file part by part by the fast reader (`_parse_regular`),
     anything else (a pipe, gzip, a file the line reader must read) as `parse_text` of its text (`read_text`)."""
     source = os.fspath(path) if source is None else source

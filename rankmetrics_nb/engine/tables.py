@@ -4,6 +4,7 @@
 
 # %% ../../nbs/20_engine.tables.ipynb #24919cea
 from __future__ import annotations
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 import numpy as np
 from .checks import EvalInputError, check_number
@@ -35,9 +36,9 @@ class Cell:
     number: bool = True # a number (right-aligned), not a name
 
 # %% ../../nbs/20_engine.tables.ipynb #d8d9e48a
-def number_text(v, # a number (int, float, `Mean`, numpy scalar, bool) or None
+def number_text(v:int|float|bool|None, # a number (int, float, `Mean`, numpy scalar, bool) or None
                 digits:int=4, # decimals of a float
-               )->str:
+               )->str: # e.g. '0.5134', '3', '–'
     "A number as a table prints it: ints as they are, floats with `digits` decimals, NaN and None as '–'."
     if v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)): return '–'
     if isinstance(v, (bool, np.bool_)): return 'yes' if v else 'no'
@@ -46,15 +47,14 @@ def number_text(v, # a number (int, float, `Mean`, numpy scalar, bool) or None
     return f'{float(v):.{digits}f}'
 
 # %% ../../nbs/20_engine.tables.ipynb #d45d2280
-def p_text(p, # a p-value (or None, NaN)
+def p_text(p:float|None, # a p-value (or None, NaN)
            digits:int=4, # decimals
            bound:bool=False, # `p` is an upper bound: `<= 0.0123` (and `< 0.0001` below what the decimals show)
-          )->str:
+          )->str: # e.g. '0.0432', '< 0.0001'
     "A p-value as a report prints it: `digits` decimals, and `< 0.0001` below the smallest it can print (never a false zero)."
     if p is None or np.isnan(p): return '–'
     if p < 10 ** -digits: return f'< {10 ** -digits:.{digits}f}'
     return ('<= ' if bound else '') + f'{float(p):.{digits}f}'
-
 
 # %% ../../nbs/20_engine.tables.ipynb #b7897ec0
 def _printed(values, digits:int)->np.ndarray:
@@ -63,10 +63,10 @@ def _printed(values, digits:int)->np.ndarray:
     return np.vectorize(as_printed, otypes=[float])(values)
 
 # %% ../../nbs/20_engine.tables.ipynb #0fb7b188
-def best_marks(values, # (rows × columns) the numbers a table prints
+def best_marks(values:Sequence|np.ndarray, # (rows × columns) the numbers a table prints
                digits:int=4, # their printed decimals: values that print the same tie for a place
-               higher=True, # a larger value is better: one flag, or one per column (None: not ranked)
-              )->tuple:
+               higher:bool|None|Sequence=True, # a larger value is better: one flag, or one per column (None: not ranked)
+              )->tuple: # (best, second), boolean (rows × columns) masks
     "Boolean (rows × columns) masks of the best and the second-best value of each column, as printed."
     v = np.asarray(values, float)
     flags = np.broadcast_to(np.array(higher, dtype=object), v.shape[1:])
@@ -77,10 +77,10 @@ def best_marks(values, # (rows × columns) the numbers a table prints
     return (v == top) & (v > -np.inf), (v == second) & (v > -np.inf)
 
 # %% ../../nbs/20_engine.tables.ipynb #bf043163
-def win_tie_loss(values, # (runs × queries × measures) per-query values
-                 pairs, # (a, b) run indices: b's wins over a are counted
+def win_tie_loss(values:Sequence|np.ndarray, # (runs × queries × measures) per-query values
+                 pairs:Sequence|np.ndarray, # (a, b) run indices: b's wins over a are counted
                  tol:float=0.0, # differences within ±tol are ties
-                )->np.ndarray:
+                )->np.ndarray: # (pairs × measures × 3) int counts: wins, ties, losses
     "(pairs × measures × 3) counts of queries won, tied and lost by run b against run a."
     v, p = np.asarray(values, float), np.asarray(pairs)
     if v.ndim != 3: raise EvalInputError(f"values must be (runs × queries × measures); got shape {v.shape}")
@@ -101,10 +101,19 @@ class ResultTable:
     label: str = None # the LaTeX label, e.g. 'tab:main'
     notes: list = field(default_factory=list) # lines under the table (queries left out, ...)
     def __post_init__(self): self.rows = [[_as_cell(c) for c in r] for r in self.rows]
-    def to_html(self)->str: return table_html(self)
-    def to_markdown(self)->str: return table_markdown(self)
-    def to_latex(self, environment:bool=True)->str: return table_latex(self, environment)
-    def to_text(self)->str: return table_text(self)
+    def to_html(self)->str: # a `<table>` (caption on top) and the notes, in a `<div>`
+        "The table as HTML (`table_html`)."
+        return table_html(self)
+    def to_markdown(self)->str: # a pipe table, then `Table: caption` and the notes
+        "The table as Markdown (`table_markdown`)."
+        return table_markdown(self)
+    def to_latex(self, environment:bool=True, # a floating `table` with caption and label; False: the `tabular` only
+                )->str: # booktabs LaTeX
+        "The table as LaTeX (`table_latex`)."
+        return table_latex(self, environment)
+    def to_text(self)->str: # aligned columns under the caption, the notes below
+        "The table as aligned text (`table_text`)."
+        return table_text(self)
     def _repr_html_(self)->str: return self.to_html()
     def __str__(self)->str: return self.to_text()
 
@@ -134,7 +143,7 @@ def _html_cell(c:Cell)->str:
 
 # %% ../../nbs/20_engine.tables.ipynb #23b8ca62
 def table_html(t:ResultTable, # the table
-              )->str:
+              )->str: # a `<table>` in a `<div class="rankmetrics-table">`
     "The table as HTML: a `<table>` with its caption on top, the notes under it."
     _check_shape(t)
     th = lambda h, right: f'<th style="text-align:{"right" if right else "left"}">{_escape(h)}</th>'
@@ -159,7 +168,7 @@ def _md_cell(c:Cell)->str:
 
 # %% ../../nbs/20_engine.tables.ipynb #30057bba
 def table_markdown(t:ResultTable, # the table
-                  )->str:
+                  )->str: # the pipe table, caption and notes
     "The table as Markdown: a pipe table, then the caption (`Table: ...`) and the notes."
     _check_shape(t)
     lines = ['| ' + ' | '.join(map(_md_text, t.header)) + ' |',
@@ -173,8 +182,8 @@ _LATEX = {'\\': r'\textbackslash{}', '&': r'\&', '%': r'\%', '$': r'\$', '#': r'
           '}': r'\}', '~': r'\textasciitilde{}', '^': r'\textasciicircum{}', 'α': r'$\alpha$', 'β': r'$\beta$',
           '−': '$-$', '×': r'$\times$', '≤': r'$\le$', '≥': r'$\ge$', '±': r'$\pm$', '–': '--'}
 
-def latex_escape(s, # text
-                )->str:
+def latex_escape(s:str, # text
+                )->str: # LaTeX text
     "`s` as LaTeX text: special characters escaped, a few symbols as math."
     return ''.join(_LATEX.get(ch, ch) for ch in str(s))
 
@@ -197,7 +206,7 @@ def _tabular(t:ResultTable)->list:
 # %% ../../nbs/20_engine.tables.ipynb #04e0d50d
 def table_latex(t:ResultTable, # the table
                 environment:bool=True, # a floating `table` with caption and label; False: the `tabular` only
-               )->str:
+               )->str: # the LaTeX lines
     "The table as LaTeX with booktabs rules, the caption above it (as booktabs advises) and its label."
     _check_shape(t)
     if not environment: return '\n'.join(_tabular(t))
@@ -209,7 +218,7 @@ def table_latex(t:ResultTable, # the table
 
 # %% ../../nbs/20_engine.tables.ipynb #71b82773
 def table_text(t:ResultTable, # the table
-              )->str:
+              )->str: # the lines of text
     "The table as aligned text: the caption, the columns under a rule, the notes."
     _check_shape(t)
     rows = [list(t.header)] + [[c.text + (f'^{c.sup}' if c.sup else '') for c in r] for r in t.rows]
@@ -221,9 +230,15 @@ def table_text(t:ResultTable, # the table
 # %% ../../nbs/20_engine.tables.ipynb #14c370f7
 class Tabled:
     "What a result with a `table()` method offers: Markdown, LaTeX and HTML, and its display in a notebook."
-    def to_markdown(self, **kwargs)->str: "`table(**kwargs)` in Markdown."; return self.table(**kwargs).to_markdown()
-    def to_latex(self, **kwargs)->str: "`table(**kwargs)` in LaTeX (booktabs)."; return self.table(**kwargs).to_latex()
-    def to_html(self, **kwargs)->str: "`table(**kwargs)` in HTML."; return self.table(**kwargs).to_html()
+    def to_markdown(self, **kwargs)->str: # the pipe table (`ResultTable.to_markdown`)
+        "`table(**kwargs)` in Markdown."
+        return self.table(**kwargs).to_markdown()
+    def to_latex(self, **kwargs)->str: # booktabs LaTeX (`ResultTable.to_latex`)
+        "`table(**kwargs)` in LaTeX (booktabs)."
+        return self.table(**kwargs).to_latex()
+    def to_html(self, **kwargs)->str: # HTML (`ResultTable.to_html`)
+        "`table(**kwargs)` in HTML."
+        return self.table(**kwargs).to_html()
     def _repr_html_(self)->str: return self.to_html()
     def _repr_markdown_(self)->str: return self.to_markdown()
 
@@ -231,7 +246,7 @@ class Tabled:
 def records_table(records:list, # dicts, one per row; the keys of the first are the columns
                   digits:int=4, # decimals of the floats
                   caption:str='', # the caption
-                 )->ResultTable:
+                 )->ResultTable: # one row per record
     "A table of records: names as text, numbers as `number_text` prints them."
     cols = list(records[0]) if records else []
     num = lambda v: v is None or isinstance(v, (int, float, np.number, bool, np.bool_))
@@ -239,9 +254,9 @@ def records_table(records:list, # dicts, one per row; the keys of the first are 
     return ResultTable(cols, [[cell(r.get(k)) for k in cols] for r in records], caption)
 
 # %% ../../nbs/20_engine.tables.ipynb #fa2848fb
-def means_table(e, # an `Evaluation` (or a result with `keys`, `qids`, `means()` and `report()`)
+def means_table(e:object, # an `Evaluation` (or a result with `keys`, `qids`, `means()` and `report()`)
                 digits:int=4, # decimals of the means
-               )->ResultTable:
+               )->ResultTable: # measure, value, queries, left out
     "One row per measure: its mean (or count), the queries it averages and leaves out; the report as caption."
     count = lambda v, name, default: Cell(str(getattr(v, name, default)))
     rows = [[k, Cell(number_text(v, digits)), count(v, 'n', len(e.qids)), count(v, 'skipped', 0)]
@@ -251,14 +266,14 @@ def means_table(e, # an `Evaluation` (or a result with `keys`, `qids`, `means()`
 
 # %% ../../nbs/20_engine.tables.ipynb #5298e41c
 def run_letters(n:int, # how many runs
-               )->list:
+               )->list: # n letters
     "The letters that name runs in a table: a, b, ..., z, then 26, 27, ..."
     return [chr(ord('a') + i) if i < 26 else str(i) for i in range(n)]
 
 # %% ../../nbs/20_engine.tables.ipynb #6619e4b0
-def significance_letters(c, # a `Comparison`
+def significance_letters(c:object, # a `Comparison`
                          against:str=None, # only the differences with this run (a baseline); None: every pair
-                        )->list:
+                        )->list: # [run][measure] letters, '' for none
     "[run][measure] the letters of the runs each run is significantly better than."
     L = run_letters(len(c.runs))
     keep = lambda i, o: against is None or against in (c.runs[i], c.runs[o])
@@ -269,16 +284,18 @@ def significance_letters(c, # a `Comparison`
 _CORRECTIONS = dict(holm='Holm correction', bonferroni='Bonferroni correction', bh='Benjamini-Hochberg correction',
                     none='no correction')
 
-def interval_label(c, # a `Comparison`
-                  )->str:
+def interval_label(c:object, # a `Comparison`
+                  )->str: # e.g. '95% interval (t)'
     "What a comparison's intervals of the mean difference are: their level and kind (Tukey's are simultaneous)."
     if c.ci == 'tukey': return f'{c.confidence:.0%} simultaneous interval (Tukey HSD)'
     return f'{c.confidence:.0%} interval ({c.ci})'
 
-def comparison_caption(c, # a `Comparison`
+# %% ../../nbs/20_engine.tables.ipynb #ee80b50e
+def comparison_caption(c:object, # a `Comparison`
                        test_name:str=None, # the test's name as a reader knows it; None: its code in `c.test`
-                       against:str=None, second:bool=False, # as in `comparison_table`
-                      )->str:
+                       against:str=None, # only differences with this run are marked (as in `comparison_table`)
+                       second:bool=False, # the second best is underlined (as in `comparison_table`)
+                      )->str: # the caption
     "What a comparison's table shows: runs, queries, test, correction, alpha and what the marks mean."
     qs = 'of the qrels, missing ones scored 0' if c.queries == 'qrels' else 'common to all runs'
     corr = _CORRECTIONS.get(c.correction, c.correction) + (' per measure' if c.correction != 'none' else '')
@@ -291,14 +308,14 @@ def comparison_caption(c, # a `Comparison`
             f'α = {c.alpha}{only}). {marks}{intervals}')
 
 # %% ../../nbs/20_engine.tables.ipynb #d1a9713a
-def comparison_table(c, # a `Comparison`
+def comparison_table(c:object, # a `Comparison`
                      digits:int=4, # decimals of the means
                      second:bool=False, # underline the second-best value of each measure
                      against:str=None, # mark only significant differences with this run (a baseline)
                      caption:str=None, # None: `comparison_caption`
                      label:str=None, # the LaTeX label
                      test_name:str=None, # the test's name for the caption
-                    )->ResultTable:
+                    )->ResultTable: # '', run, then one column per measure
     "The means of every run on every measure: best in bold (second underlined), significance as superscript letters."
     if against is not None and against not in c.runs:
         raise EvalInputError(f"against={against!r} is not one of the runs: {', '.join(c.runs)}")
@@ -312,9 +329,9 @@ def comparison_table(c, # a `Comparison`
     return ResultTable(['', 'run'] + list(c.measures), rows, cap, label, notes)
 
 # %% ../../nbs/20_engine.tables.ipynb #0efaa024
-def win_tie_loss_table(c, # a `Comparison`
+def win_tie_loss_table(c:object, # a `Comparison`
                        tol:float=0.0, # differences within ±tol are ties
-                      )->ResultTable:
+                      )->ResultTable: # one row per pair, W/T/L per measure
     "For each compared pair and measure: the queries the first run of the pair wins, ties and loses (W/T/L)."
     wtl = win_tie_loss(c.values, c.pairs, tol)
     cells = lambda p: [Cell('/'.join(map(str, wtl[p, m]))) for m in range(len(c.measures))]
@@ -325,14 +342,14 @@ def win_tie_loss_table(c, # a `Comparison`
 # %% ../../nbs/20_engine.tables.ipynb #29259777
 def details_html(summary:str, # the line shown while it is closed
                  inner:str, # the HTML inside
-                )->str:
+                )->str: # `<details><summary>…</summary>…</details>`
     "A folded block of HTML (`<details>`)."
     return f'<details><summary>{_escape(summary)}</summary>{inner}</details>'
 
 # %% ../../nbs/20_engine.tables.ipynb #f6ad462b
-def comparison_html(c, # a `Comparison`
+def comparison_html(c:object, # a `Comparison`
                     test_name:str=None, # the test's name for the caption
-                   )->str:
+                   )->str: # three HTML tables, the last one folded
     "A comparison for a notebook: the marked means, wins/ties/losses, and every pair and measure folded."
     rows = c.rows()
     kind = f'; ci_low, ci_high: {interval_label(c)}' if c.ci == 'tukey' else ''          # (Tukey's intervals are simultaneous)
@@ -347,10 +364,10 @@ def _split_cutoff(name:str)->tuple:
 
 # %% ../../nbs/20_engine.tables.ipynb #171fb0d6
 def grid_table(names:list, # measure names, some written `name@k`
-               values, # one value per name
+               values:Sequence|np.ndarray, # one value per name
                digits:int=4, # decimals
                caption:str='', # the caption
-              )->ResultTable:
+              )->ResultTable: # measure, then one column per cutoff
     "One row per measure name, one column per cutoff (the measures without one in a column 'all ranks')."
     split = [_split_cutoff(n) for n in names]
     rows, cols = list(dict.fromkeys(b for b, _ in split)), list(dict.fromkeys(k for _, k in split))
@@ -360,27 +377,27 @@ def grid_table(names:list, # measure names, some written `name@k`
     return ResultTable(['measure'] + [k or 'all ranks' for k in cols], body, caption)
 
 # %% ../../nbs/20_engine.tables.ipynb #f50c20e7
-def diversity_caption(t, # a `DiversityTable`
-                     )->str:
+def diversity_caption(t:object, # a `DiversityTable`
+                     )->str: # the caption
     "What ndeval's table shows: the run, the topics the means divide by, the settings."
     s = t.settings
     return (f"Run {t.runid}: means over {t.n_averaged} topics ({t.preset} conventions: α = {s['alpha']}, "
             f"β = {s['beta']}, ties: {s['ties']}, queries: {s['queries']})")
 
 # %% ../../nbs/20_engine.tables.ipynb #eab84ba9
-def diversity_grid(t, # a `DiversityTable`
+def diversity_grid(t:object, # a `DiversityTable`
                    digits:int=4, # decimals
-                  )->ResultTable:
+                  )->ResultTable: # measure, then one column per cutoff
     "ndeval's means as a grid: one row per measure, one column per cutoff."
     return grid_table(t.measures, [t.mean[m] for m in t.measures], digits, diversity_caption(t))
 
 # %% ../../nbs/20_engine.tables.ipynb #ebd8a030
 def folded_rows(what:str, # 'query', 'topic'
                 ids:list, # the row ids
-                rows, # one record (dict) or row of values per id
+                rows:Sequence|np.ndarray, # one record (dict) or row of values per id
                 columns:list=None, # the names of the values, when `rows` holds rows of values
                 max_rows:int=60, # rows shown
-               )->str:
+               )->str: # HTML: a `<details>` holding the table
     "Per-query (or per-topic) values as a folded HTML table, at most `max_rows` of them."
     record = lambda v: dict(zip(columns, map(float, v))) if columns else v
     recs = [{what: q, **record(v)} for q, v in zip(ids[:max_rows], rows)]
@@ -388,28 +405,28 @@ def folded_rows(what:str, # 'query', 'topic'
     return details_html(f'per {what}{more}', records_table(recs).to_html())
 
 # %% ../../nbs/20_engine.tables.ipynb #3426f698
-def diversity_html(t, # a `DiversityTable`
-                  )->str:
+def diversity_html(t:object, # a `DiversityTable`
+                  )->str: # HTML: the grid, then the folded per-topic table
     "ndeval's table for a notebook: the means as a grid, the per-topic values folded."
     return diversity_grid(t).to_html() + folded_rows('topic', t.topics, t.values, t.measures)
 
 # %% ../../nbs/20_engine.tables.ipynb #95d0b806
-def trec_eval_table(r, # a `TrecEvalResult`
+def trec_eval_table(r:object, # a `TrecEvalResult`
                     digits:int=4, # decimals
-                   )->ResultTable:
+                   )->ResultTable: # measure, all
     "trec_eval's summary (the `all` lines): one row per printed measure name; the run id in the caption."
     rows = [[k, Cell(number_text(v, digits))] for k, v in r.summary.items() if not isinstance(v, str)]
     caption = f'trec_eval {r.version}: run {r.runid}, {plural(r.n, "query", "queries")}'
     return ResultTable(['measure', 'all'], rows, caption, notes=list(r.notes))
 
 # %% ../../nbs/20_engine.tables.ipynb #26c15732
-def trec_eval_html(r, # a `TrecEvalResult`
-                  )->str:
+def trec_eval_html(r:object, # a `TrecEvalResult`
+                  )->str: # HTML: the summary, then the folded per-query table
     "trec_eval's result for a notebook: the summary, the per-query values folded."
     return trec_eval_table(r).to_html() + folded_rows('query', list(r.per_query), list(r.per_query.values()))
 
 # %% ../../nbs/20_engine.tables.ipynb #663ad36e
-def evaluation_html(e, # an `Evaluation` (or any result with `keys`, `qids`, `values`, `means()`, `report()`)
-                   )->str:
+def evaluation_html(e:object, # an `Evaluation` (or any result with `keys`, `qids`, `values`, `means()`, `report()`)
+                   )->str: # HTML: the means, then the folded per-query table
     "An evaluation for a notebook: the means with their query counts, the per-query values folded."
     return means_table(e).to_html() + folded_rows('query', e.qids.tolist(), e.values, e.keys)
