@@ -24,9 +24,9 @@ __all__ = ['NEGATIVE', 'BATCH_DEFAULTS', 'as_array', 'batch_ids', 'ranked_batch'
            'ArrayBatchEvaluation', 'evaluate_batch', 'batch_as_dicts']
 
 # %% ../../nbs/63_evaluator.batches.ipynb #4b9cde2c
-def as_array(x, # a numpy array, a list, or an array of another library (torch, JAX, CuPy): anything with `__dlpack__` or `__array__`
+def as_array(x:object, # a numpy array, a list, or an array of another library (torch, JAX, CuPy): anything with `__dlpack__` or `__array__`
              name:str, # the argument's name, for messages
-            )->np.ndarray:
+            )->np.ndarray: # `x` itself, a view of its memory, or a copy on the host
     "`x` as a numpy array without importing its library: numpy's as it is, DLPack without a copy on the CPU, device memory copied to the host."
     if isinstance(x, np.ndarray): return x
     if hasattr(x, '__dlpack__'):
@@ -85,7 +85,7 @@ def _check_weights(w:np.ndarray, ok:np.ndarray):
 
 # %% ../../nbs/63_evaluator.batches.ipynb #7bbeb810
 def batch_ids(n:int, # how many rows (or columns)
-             )->np.ndarray:
+             )->np.ndarray: # (n,) strings
     "The ids the rows (or columns) of a batch get: zero-padded numbers '0'…, which sort as the numbers do."
     return _ids(n).copy()
 
@@ -158,17 +158,17 @@ def _subtopic_batch(b:Batch, labels, valid, rows, cols, pos, width:int, weights)
                          weights=b.weights, ideal_weights=IW)
 
 # %% ../../nbs/63_evaluator.batches.ipynb #e6845d82
-def ranked_batch(scores, # (queries × candidates) scores; -inf: not ranked
-                 labels, # (queries × candidates) grades, NaN for padding; or (queries × candidates × subtopics) subtopic labels
-                 mask=None, # (queries × candidates) bool, False for padding; None: every item with a label
-                 weights=None, # (queries × candidates) item weights ≥ 0; None: 1
+def ranked_batch(scores:object, # (queries × candidates) scores; -inf: not ranked
+                 labels:object, # (queries × candidates) grades, NaN for padding; or (queries × candidates × subtopics) subtopic labels
+                 mask:object=None, # (queries × candidates) bool, False for padding; None: every item with a label
+                 weights:object=None, # (queries × candidates) item weights ≥ 0; None: 1
                  ties:str='trec', # a tie policy of `engine.joins.TIE_POLICIES`
                  depth:int=None, # keep each row's top `depth` ranked items; None keeps all
                  negative:str=None, # labels < 0: "pad" or "grade" (`NEGATIVE`); None refuses them
                  zero_weights:str='keep', # items of weight 0: "keep" them, or "mask" them (TF-Ranking)
-                 qids=None, # the rows' ids; None: `batch_ids`
+                 qids:object=None, # the rows' ids; None: `batch_ids`
                  queries:str='run', # recorded in the batch: which rows the means count ("run" or "qrels")
-                )->Batch|SubtopicBatch:
+                )->Batch|SubtopicBatch: # the rows as queries, the columns as documents ('0', '1', …)
     "The `Batch` (for subtopic labels a `SubtopicBatch`) that `evaluate` would join from these scores and labels."
     check_choice(ties, 'tie policy', TIE_POLICIES); depth = check_k(depth, 'depth')
     L = _matrix(labels, 'labels', axes=(1, 2, 3)).astype(np.float64, copy=False)
@@ -226,7 +226,7 @@ def _rule_sums(b, m:Measure)->np.ndarray:
     return np.c_[(W * r).sum(axis=1), r.sum(axis=1), W.sum(axis=1)]
 
 def tf_ranking_list_weights(sums:np.ndarray, # (queries × 3) Σ w·r, Σ r, Σ w of each list (`_rule_sums`)
-                           )->np.ndarray:
+                           )->np.ndarray: # (queries,) each list's weight
     "TF-Ranking's list weights: Σw·r/Σr; without relevance, the mean of the others' (1 if none); 0 where the weights sum to 0."
     wr, r, w = sums.T
     has = (w > 0) & (r > 0)
@@ -249,7 +249,7 @@ class BatchEvaluation(PerQueryValues):
     ties: str = 'trec' # the tie policy
     empty: object = None # the empty-query policy applied
     items: int = 0 # items ranked
-    def report(self)->str:
+    def report(self)->str: # the lists evaluated, then one line per kind of row left out
         "What was evaluated and what was left out."
         n = len(self.qids) - len(self.missing_from_qrels) - (len(self.missing_from_run) if self.queries == 'run' else 0)
         lines = [f"{plural(n, 'list', 'lists')} of {len(self.qids)} evaluated, {self.items} items ranked, ties={self.ties!r}, queries={self.queries!r}"]
@@ -257,31 +257,23 @@ class BatchEvaluation(PerQueryValues):
             if len(ids): lines.append(f"{plural(len(ids), 'row', 'rows')} {what}: {preview(list(ids))}")
         return '\n'.join(lines)
     def __repr__(self): return f"BatchEvaluation({len(self.qids)} lists: " + ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items()) + ')'
-
-# %% ../../nbs/63_evaluator.batches.ipynb #40565a04
-def _batch_summary(self:BatchEvaluation, j:int):
-    "A measure's summary: the weighted mean over the counted rows (a NaN left out), the sum for the counts, trec_eval's gm."
-    m, v, w = self.measures[j], self.values[:, j], self.list_weights[:, j]
-    keep = (w > 0) & ~np.isnan(v)
-    if m.definition.summary == 'sum': return int(v[keep].sum())
-    out = len(self.qids) - int(keep.sum())
-    if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)
-    total = w[keep].sum()
-    return Mean((v[keep] * w[keep]).sum() / total if total > 0 else 0.0, int(keep.sum()), out)
-
-BatchEvaluation._summary = _batch_summary
-
-# %% ../../nbs/63_evaluator.batches.ipynb #bcf810b1
-def _json_fields(self:BatchEvaluation)->dict:
-    return dict(list_weights=self.list_weights, ties=self.ties, empty=self.empty, items=self.items)
-
-def _from_dict(cls, d:dict)->BatchEvaluation:
-    "A `BatchEvaluation` from `to_json`'s data."
-    qids, values, measures, (mr, mq) = cls._json_columns(d)
-    return cls(d['keys'], measures, qids, values, np.array(d['list_weights'], float).reshape(values.shape), mr, mq,
-               d['queries'], d['ties'], d['empty'], d['items'])
-
-BatchEvaluation._json_fields, BatchEvaluation._from_dict = _json_fields, classmethod(_from_dict)
+    def _summary(self, j:int):
+        "A measure's summary: the weighted mean over the counted rows (a NaN left out), the sum for the counts, trec_eval's gm."
+        m, v, w = self.measures[j], self.values[:, j], self.list_weights[:, j]
+        keep = (w > 0) & ~np.isnan(v)
+        if m.definition.summary == 'sum': return int(v[keep].sum())
+        out = len(self.qids) - int(keep.sum())
+        if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)
+        total = w[keep].sum()
+        return Mean((v[keep] * w[keep]).sum() / total if total > 0 else 0.0, int(keep.sum()), out)
+    def _json_fields(self)->dict:
+        return dict(list_weights=self.list_weights, ties=self.ties, empty=self.empty, items=self.items)
+    @classmethod
+    def _from_dict(cls, d:dict)->BatchEvaluation:
+        "A `BatchEvaluation` from `to_json`'s data."
+        qids, values, measures, (mr, mq) = cls._json_columns(d)
+        return cls(d['keys'], measures, qids, values, np.array(d['list_weights'], float).reshape(values.shape), mr, mq,
+                   d['queries'], d['ties'], d['empty'], d['items'])
 
 # %% ../../nbs/63_evaluator.batches.ipynb #dfcb4ef4
 def _policies(parsed:list, empty)->list:
@@ -311,13 +303,33 @@ class ArrayBatchEvaluation(BatchEvaluation):
     """A `BatchEvaluation` whose `values` and `list_weights` are arrays of the input's namespace (torch, JAX, CuPy,
     array_api_strict), on its device. `mean_values()` keeps the means there; `means()`, `report()` and the rows left
     out read them on the host (a number per measure, a flag per row), and `to_numpy()` copies the whole result there."""
-    def __init__(self, keys:list, measures:list, qids, values, list_weights, has, n_ret, queries:str, ties:str, empty, xp):
+    def __init__(self, keys:list, # the measures as the caller named them
+                 measures:list, # the parsed measures
+                 qids:np.ndarray, # (rows,) the rows' ids
+                 values:object, # (rows, measures) the values, an array of `xp`
+                 list_weights:object, # (rows, measures) each row's weight in each mean, an array of `xp`
+                 has:object, # (rows,) whether a row has a valid item, an array of `xp`
+                 n_ret:object, # (rows,) the items each row ranks, an array of `xp`
+                 queries:str, # which rows count: "run" or "qrels"
+                 ties:str, # the tie policy
+                 empty:str|None, # the empty-query policy applied
+                 xp:object, # the array namespace (`array_api_compat`'s, or the library's own)
+                ):
         self.keys, self.measures, self.qids, self.values, self.list_weights = keys, measures, qids, values, list_weights
         self.queries, self.ties, self.empty, self.xp, self._has, self._n_ret = queries, ties, empty, xp, has, n_ret
-    missing_from_qrels = property(lambda self: self.qids[~as_array(self._has, 'has')])
-    missing_from_run = property(lambda self: self.qids[as_array(self._has & (self._n_ret == 0), 'has')])
-    items = property(lambda self: int(self.xp.sum(self._n_ret)))
-    def mean_values(self):
+    @property
+    def missing_from_qrels(self)->np.ndarray: # the rows' ids
+        "Rows without a valid item (never counted)."
+        return self.qids[~as_array(self._has, 'has')]
+    @property
+    def missing_from_run(self)->np.ndarray: # the rows' ids
+        "Rows with valid items but none ranked."
+        return self.qids[as_array(self._has & (self._n_ret == 0), 'has')]
+    @property
+    def items(self)->int: # items ranked
+        "How many items the rows rank, in all."
+        return int(self.xp.sum(self._n_ret))
+    def mean_values(self)->object: # (measures,) an array of `xp`
         "(measures,) each measure's weighted mean over the rows it counts (a NaN left out; 0 where none), in the namespace."
         xp, v, w = self.xp, self.values, self.list_weights
         w = xp.where((w > 0) & ~xp.isnan(v), w, 0.0)
@@ -326,12 +338,16 @@ class ArrayBatchEvaluation(BatchEvaluation):
         keep = (self.list_weights[:, j] > 0) & ~self.xp.isnan(self.values[:, j])
         n = int(self.xp.sum(self.xp.astype(keep, self.xp.int64)))
         return Mean(float(self.mean_values()[j]), n, len(self.qids) - n)
-    def to_numpy(self)->BatchEvaluation:
+    def to_numpy(self)->BatchEvaluation: # values and list weights as numpy arrays
         "The same result with its values on the host, as numpy's `BatchEvaluation` (a copy of the values and list weights)."
         return BatchEvaluation(self.keys, self.measures, self.qids, as_array(self.values, 'values'), as_array(self.list_weights, 'list_weights'),
                                self.missing_from_run, self.missing_from_qrels, self.queries, self.ties, self.empty, self.items)
-    def per_query(self)->dict: return self.to_numpy().per_query()
-    def to_frame(self): return self.to_numpy().to_frame()
+    def per_query(self)->dict: # {row id: {measure: value}}
+        "The values on the host, row by row (`to_numpy().per_query()`)."
+        return self.to_numpy().per_query()
+    def to_frame(self)->object: # a pandas DataFrame, one row per list
+        "The values on the host as a DataFrame (`to_numpy().to_frame()`). Needs pandas."
+        return self.to_numpy().to_frame()
     def __repr__(self): return f"ArrayBatchEvaluation({len(self.qids)} lists, {getattr(self.xp, '__name__', self.xp)}: " + ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items()) + ')'
 
 # %% ../../nbs/63_evaluator.batches.ipynb #9a2d4a96
@@ -419,21 +435,21 @@ def _list_weight_array(lw, q:int):
     return a
 
 # %% ../../nbs/63_evaluator.batches.ipynb #9b4b879e
-def evaluate_batch(scores, # (queries × candidates) scores: numpy, torch, JAX, CuPy…; -inf: not ranked
-                   labels, # (queries × candidates) grades, NaN for padding; or (queries × candidates × subtopics) for the diversity measures
-                   measures, # a measure name or a list of them: 'nDCG@10', 'AP', 'OPA', ...
-                   mask=None, # (queries × candidates) bool, False for padding
-                   weights=None, # (queries × candidates) item weights ≥ 0, scaling gains, precision terms, labels and pairs
-                   list_weights=None, # each list's weight in the means (one per row), or 'tf_ranking' (TF-Ranking's rule); None: 1
+def evaluate_batch(scores:object, # (queries × candidates) scores: numpy, torch, JAX, CuPy…; -inf: not ranked
+                   labels:object, # (queries × candidates) grades, NaN for padding; or (queries × candidates × subtopics) for the diversity measures
+                   measures:str|list, # a measure name or a list of them: 'nDCG@10', 'AP', 'OPA', ...
+                   mask:object=None, # (queries × candidates) bool, False for padding
+                   weights:object=None, # (queries × candidates) item weights ≥ 0, scaling gains, precision terms, labels and pairs
+                   list_weights:object=None, # each list's weight in the means (one per row), or 'tf_ranking' (TF-Ranking's rule); None: 1
                    ties:str=None, # tie policy (`engine.joins.TIE_POLICIES`); None: the preset's, else "trec"
                    queries:str=None, # rows the means count: "run" (with a ranked item) or "qrels" (with a valid item); None: the preset's, else "run"
                    depth:int=None, # keep each row's top `depth` ranked items
-                   empty=None, # rows without a relevant item: None, "neg", "pos", "skip" or "error", as `evaluate`
+                   empty:str=None, # rows without a relevant item: None, "neg", "pos", "skip" or "error", as `evaluate`
                    conventions:str=None, # a tool's conventions: "tf_ranking", "rax", "torchmetrics", "sklearn", ...
                    negative:str=None, # labels < 0: "pad" or "grade"; None: the preset's, else refused
                    zero_weights:str=None, # items of weight 0: "keep" or "mask" (TF-Ranking); None: the preset's, else "keep"
-                   qids=None, # the rows' ids; None: '0', '1', … (`batch_ids`)
-                  )->BatchEvaluation:
+                   qids:object=None, # the rows' ids; None: '0', '1', … (`batch_ids`)
+                  )->BatchEvaluation: # per-list values (`values`, `per_query()`), weighted means (`means()`), the report
     "Evaluate `measures` on a batch of score and label matrices: per-list values and weighted means, as `evaluate` computes them."
     keys = [measures] if isinstance(measures, str) else [str(m) for m in measures]
     if not keys: raise EvalInputError("measures must name at least one measure, e.g. 'nDCG@10' or ['AP', 'RR']")
@@ -480,9 +496,9 @@ def _joined(parts:list, n_measures:int, i:int)->np.ndarray:
     return [np.zeros((0, n_measures)), np.zeros((0, n_measures, 3)), np.zeros(0, bool), np.zeros(1, int), np.zeros(0, str), np.zeros(0, str)][i]
 
 # %% ../../nbs/63_evaluator.batches.ipynb #8874152d
-def batch_as_dicts(scores, # (queries × candidates) scores; -inf: not ranked
-                   labels, # (queries × candidates) grades, NaN for padding
-                   mask=None, # (queries × candidates) bool, False for padding
+def batch_as_dicts(scores:object, # (queries × candidates) scores; -inf: not ranked
+                   labels:object, # (queries × candidates) grades, NaN for padding
+                   mask:object=None, # (queries × candidates) bool, False for padding
                    negative:str=None, # labels < 0: "pad" or "grade" (`NEGATIVE`); None refuses them
                   )->tuple: # ({qid: {docno: grade}}, {qid: {docno: score}})
     "The batch as `evaluate`'s qrels and run: a query per row with a valid item, its valid items judged, those scored above -inf retrieved."

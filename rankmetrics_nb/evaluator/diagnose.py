@@ -20,37 +20,21 @@ __all__ = ['score_decimals', 'tied_pairs', 'Diagnosis', 'diagnose']
 
 # %% ../../nbs/67_evaluator.diagnose.ipynb #3f17dc68
 def score_decimals(scores:np.ndarray, # the run's scores
-                  )->int|None:
+                  )->int|None: # the decimals, 0 to 9; None when the scores need more
     "The fewest decimals (0 … 9) that write every score exactly, or None when they need more."
     s = np.unique(scores)
     return next((d for d in range(10) if np.array_equal(np.round(s, d), s)), None)
 
 # %% ../../nbs/67_evaluator.diagnose.ipynb #941f8022
 def tied_pairs(b:Batch, # a joined batch (with its ranking)
-              )->tuple:
+              )->tuple: # (pairs tied as doubles, more pairs tied only as floats)
     "(pairs of neighbouring documents of one query with equal scores as doubles, more pairs equal only as floats)."
     s = b.scores
     same64 = (s[:, 1:] == s[:, :-1]).sum()
     s32 = s.astype(np.float32)
     return int(same64), int((s32[:, 1:] == s32[:, :-1]).sum() - same64)
 
-# %% ../../nbs/67_evaluator.diagnose.ipynb #491d941d
-@dataclass(eq=False)
-class Diagnosis(Tabled):
-    "What in the inputs can surprise: tie-dependent queries, unjudged documents in the top k, one-sided queries, score digits."
-    measure: str # the measure the tie ranges are of
-    ties: str # the tie policy of `value`
-    k: int # the depth unjudged documents are counted to
-    tie_dependent: dict # {qid: (value, best, worst)} of the queries whose value depends on the order of tied documents
-    unjudged: dict # {qid: unjudged documents in the top k} of the queries that have some
-    queries: int # the queries both the qrels and the run hold
-    missing_from_run: list # qrels queries the run does not hold
-    missing_from_qrels: list # run queries the qrels do not judge
-    decimals: int|None # the fewest decimals that write every score (None: more than 9)
-    ties64: int # neighbouring documents with equal scores (as doubles)
-    ties32: int # more pairs equal only as floats (trec_eval 9, pytrec_eval)
-
-# %% ../../nbs/67_evaluator.diagnose.ipynb #e7514e7a
+# %% ../../nbs/67_evaluator.diagnose.ipynb #1383a35c
 def _findings(d:Diagnosis)->list:
     "(finding, detail) pairs, one per kind of surprise."
     td, gap = d.tie_dependent, [b - w for _, b, w in d.tie_dependent.values()]
@@ -67,14 +51,29 @@ def _findings(d:Diagnosis)->list:
         ("scores", f"written with {digits}; {plural(d.ties64, 'tied pair', 'tied pairs')} of neighbours, "
                    f"{d.ties32} more tied as floats only (trec_eval 9, pytrec_eval)")]
 
-# %% ../../nbs/67_evaluator.diagnose.ipynb #5f479457
-def _table(self:Diagnosis)->ResultTable:
-    "One row per finding."
-    return ResultTable(['finding', 'in these inputs'], [[f, Cell(t, number=False)] for f, t in _findings(self)],
-                       f"Diagnosis of the inputs for {self.measure} (ties={self.ties!r})")
-Diagnosis.table = _table
-Diagnosis.report = lambda self: '\n'.join(f"{f}: {t}" for f, t in _findings(self))
-Diagnosis.__repr__ = lambda self: self.report()
+# %% ../../nbs/67_evaluator.diagnose.ipynb #491d941d
+@dataclass(eq=False)
+class Diagnosis(Tabled):
+    "What in the inputs can surprise: tie-dependent queries, unjudged documents in the top k, one-sided queries, score digits."
+    measure: str # the measure the tie ranges are of
+    ties: str # the tie policy of `value`
+    k: int # the depth unjudged documents are counted to
+    tie_dependent: dict # {qid: (value, best, worst)} of the queries whose value depends on the order of tied documents
+    unjudged: dict # {qid: unjudged documents in the top k} of the queries that have some
+    queries: int # the queries both the qrels and the run hold
+    missing_from_run: list # qrels queries the run does not hold
+    missing_from_qrels: list # run queries the qrels do not judge
+    decimals: int|None # the fewest decimals that write every score (None: more than 9)
+    ties64: int # neighbouring documents with equal scores (as doubles)
+    ties32: int # more pairs equal only as floats (trec_eval 9, pytrec_eval)
+    def table(self)->ResultTable: # one row per finding; the measure and the tie policy in the caption
+        "The findings as a table."
+        return ResultTable(['finding', 'in these inputs'], [[f, Cell(t, number=False)] for f, t in _findings(self)],
+                           f"Diagnosis of the inputs for {self.measure} (ties={self.ties!r})")
+    def report(self)->str: # one line per finding: what it is, then what these inputs hold
+        "The findings as text."
+        return '\n'.join(f"{f}: {t}" for f, t in _findings(self))
+    def __repr__(self)->str: return self.report()
 
 # %% ../../nbs/67_evaluator.diagnose.ipynb #538f7121
 def _unjudged_top(b:Batch, k:int)->np.ndarray:
@@ -84,12 +83,12 @@ def _unjudged_top(b:Batch, k:int)->np.ndarray:
     return np.minimum(b.n_ret, k) - judged
 
 # %% ../../nbs/67_evaluator.diagnose.ipynb #53ddbb52
-def diagnose(qrels, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
-             run, # a run: a TREC run file, a dict, a DataFrame or a `Run`
-             measure='nDCG@10', # the measure whose tie ranges are computed
+def diagnose(qrels:object, # judgements: a TREC qrels file, a dict, a DataFrame or a `Qrels`
+             run:object, # a run: a TREC run file, a dict, a DataFrame or a `Run`
+             measure:str='nDCG@10', # the measure whose tie ranges are computed
              ties:str='trec', # the tie policy of the values shown beside the ranges
              k:int=None, # the depth unjudged documents are counted to; None: the measure's cutoff, else 10
-            )->Diagnosis:
+            )->Diagnosis: # the findings, as plain data (`report()`, `table()`)
     "What in the inputs can surprise: tie-dependent queries (best and worst order), unjudged documents, one-sided queries, score digits."
     m, k = parse_measure(measure), check_k(k)
     r = read_run(run)

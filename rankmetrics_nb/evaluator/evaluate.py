@@ -34,9 +34,9 @@ def _at_scale(qrels, run, measures, ties, queries, depth, block_bytes, empty, co
     return stream_evaluation(qrels, run, measures, block_bytes, ties=ties or 'trec', queries=queries or 'run', depth=depth)
 
 # %% ../../nbs/66_evaluator.evaluate.ipynb #ffc6b2b1
-def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
-             run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame, a `Run`, or a Dask DataFrame
-             measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
+def evaluate(qrels:object, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
+             run:object, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame, a `Run`, or a Dask DataFrame
+             measures:str|list, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
              per_query:bool=False, # False: {measure: mean}; True: {qid: {measure: value}}
              ties:str=None, # tie policy (`engine.order.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
              queries:str=None, # which queries count (`engine.kit.QUERIES`): "run" or "qrels" (all; missing ones score 0); None: the preset's, else "run"
@@ -44,9 +44,9 @@ def evaluate(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dic
              block_bytes:int=None, # stream a run file in blocks of whole queries of about this many bytes (bounded memory); None reads it whole
              empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
              conventions:str=None, # a tool's conventions (`registry.conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
-             store=None, # a `results.store.Store`: record the per-query values in it
+             store:object=None, # a `results.store.Store`: record the per-query values in it
              warn_ties:float=0.01, # warn once (`TieWarning`) when tied scores could move a query's value by more than this; None: never (in memory only: a streamed run is not checked)
-            )->dict:
+            )->dict: # {measure: mean} (a `Mean`: a float that records `n` and `skipped`; an int for the counts), or {qid: {measure: value}}
     "Evaluate a run of any size: `{measure: mean}`, or `{qid: {measure: value}}` with `per_query=True`; in memory, streamed or on Dask."
     if block_bytes is None and not _dask_frame(run):
         e = evaluation(qrels, run, measures, ties=ties, queries=queries, depth=depth, empty=empty, conventions=conventions,

@@ -13,7 +13,7 @@ from ..engine.inputs import Qrels, read_qrels
 from ..engine.joins import join, join_subtopics
 from ..registry.measures import Measure, parse_measure, is_tool_measure
 from ..registry.conventions import apply_conventions, apply_empty
-from ..engine.tables import Tabled, means_table, evaluation_html
+from ..engine.tables import Tabled, ResultTable, means_table, evaluation_html
 from .tie_range import check_ties
 from .provenance import Inputs, SETTINGS, conventions_record, provenance_record
 
@@ -23,7 +23,8 @@ __all__ = ['PerQueryValues', 'Evaluation', 'check_subtopics', 'evaluation', 'Mer
 # %% ../../nbs/62_evaluator.memory.ipynb #4b775917
 class _ValuesJSON:
     "Per-query values as JSON and back: `to_json` writes plain data that `from_json` reads."
-    def to_json(self, indent:int=1)->str:
+    def to_json(self, indent:int=1, # spaces of indentation (`json.dumps`'s); None: one line
+               )->str: # the JSON text
         """The per-query values, their summaries (a mean with its counts `n` and `skipped`) and what was left out, as JSON (a
         NaN is `null`): plain data, which `from_json` reads back."""
         means = {k: v if isinstance(v, int) else dict(value=float(v), n=v.n, skipped=v.skipped) for k, v in self.means().items()}
@@ -34,7 +35,7 @@ class _ValuesJSON:
         return json.dumps(plain_json(data), indent=indent, allow_nan=False)
     @classmethod
     def from_json(cls, text:str, # what `to_json` wrote
-                 ):
+                 )->PerQueryValues: # the `Evaluation` or `MergedEvaluation` it was
         "The result `to_json` wrote (an `Evaluation`, a `MergedEvaluation`): the same values, means and report."
         try: d = json.loads(text)
         except (TypeError, ValueError) as e: raise EvalInputError(f"not the JSON of an evaluation (to_json writes one): {e}") from None
@@ -55,16 +56,16 @@ class _ValuesJSON:
 class PerQueryValues(_ValuesJSON, Tabled):
     "What every table of per-query values of named measures offers (`keys`, `measures`, `qids`, `values`, the missing queries)."
     @property
-    def skipped(self)->int:
+    def skipped(self)->int: # missing from the qrels, and from the run when queries='run'
         "Queries of the qrels or the run that no mean includes."
         return len(self.missing_from_qrels) + (len(self.missing_from_run) if self.queries == 'run' else 0)
     def __getitem__(self, key:str)->np.ndarray: return self.values[:, self.keys.index(key)]
-    def per_query(self)->dict:
+    def per_query(self)->dict: # {qid: {measure: value}}
         "{qid: {measure: value}} (ints for the counts)."
         counts = [m.definition.summary == 'sum' for m in self.measures]
         cols = [self.values[:, j].astype(np.int64).tolist() if c else self.values[:, j].tolist() for j, c in enumerate(counts)]
         return {q: dict(zip(self.keys, row)) for q, row in zip(self.qids.tolist(), zip(*cols))}
-    def to_frame(self):
+    def to_frame(self)->object: # a pandas DataFrame, one row per query
         "The per-query values as a pandas DataFrame (index: qid; one column per measure). Needs pandas."
         import pandas as pd
         return pd.DataFrame(self.values, index=pd.Index(self.qids, name='qid'), columns=self.keys)
@@ -76,14 +77,27 @@ class PerQueryValues(_ValuesJSON, Tabled):
         out = int((~keep).sum()) + self.skipped
         if m.definition.summary == 'gm': return Mean(m.summarise(v[keep]), int(keep.sum()), out)   # trec_eval's gm_map, gm_bpref
         return Mean(query_mean(v, keep), int(keep.sum()), out)      # query_mean: 0.0 when no query is evaluated
-    def means(self)->dict:
+    def means(self)->dict: # {measure: `Mean` or int}
         "{measure: summary}: a `Mean` (which records `n` and `skipped`), or an int for the counts."
         return {key: self._summary(j) for j, key in enumerate(self.keys)}
-    def table(self, digits:int=4, label:str=None):
+    def table(self, digits:int=4, # decimals of the means
+              label:str=None, # a label for LaTeX's `\label{...}`; None: none
+             )->ResultTable: # measure, value, queries, left out
         "The means as a `engine.tables.ResultTable`: one row per measure with its query counts; the report as caption and notes."
         t = means_table(self, digits); t.label = label
         return t
     def _repr_html_(self)->str: return evaluation_html(self)
+    recorded = None   # {preset, ties, queries, empty, depth} it was computed with, set where it is made
+    inputs = None     # the `evaluator.provenance.Inputs` it read (digested on first request)
+    provenance_read = None   # the provenance `from_json` read back
+    def conventions(self)->dict: # the settings of `evaluator.provenance.SETTINGS`, and under 'measures' each measure's parameters
+        "Every convention the values were computed with: each setting of `evaluator.provenance.SETTINGS` and each measure's parameters."
+        batch = getattr(self, 'batch', None)
+        known = dict(ties=getattr(self, 'ties', None) or getattr(batch, 'ties', None), queries=self.queries, empty=self.empty)
+        return conventions_record(self.measures, self.keys, self.recorded or known)
+    def provenance(self)->dict: # {'rankmetrics_nb': version, 'inputs': {name: {digest, source, ...}}}
+        "The package version and each input's digest and source (`evaluator.provenance.provenance_record`)."
+        return self.provenance_read or provenance_record(self.inputs)
 
 # %% ../../nbs/62_evaluator.memory.ipynb #b99d1253
 def _kinds(base:type)->dict:
@@ -114,12 +128,20 @@ class Evaluation(PerQueryValues):
     batch: Batch|SubtopicBatch # the join the values were computed from
     empty: str = None # the empty-query policy applied (`registry.conventions.EMPTY_POLICIES`); "skip" left NaN out of the means
     @property
-    def missing_from_run(self)->np.ndarray: return self.batch.missing_from_run
+    def missing_from_run(self)->np.ndarray: # the qids, sorted
+        "Queries of the qrels the run does not hold."
+        return self.batch.missing_from_run
     @property
-    def missing_from_qrels(self)->np.ndarray: return self.batch.missing_from_qrels
+    def missing_from_qrels(self)->np.ndarray: # the qids, sorted
+        "Queries of the run the qrels do not judge (never evaluated)."
+        return self.batch.missing_from_qrels
     @property
-    def queries(self)->str: return self.batch.queries
-    def report(self)->str: return self.batch.report()
+    def queries(self)->str: # "run" or "qrels"
+        "Which queries count (`engine.kit.QUERIES`)."
+        return self.batch.queries
+    def report(self)->str: # what was evaluated, then one line per kind of left-out query
+        "What was evaluated and what was left out (the join's report)."
+        return self.batch.report()
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
         return f"Evaluation({plural(len(self.qids), 'query', 'queries')}: {s})"
@@ -129,23 +151,6 @@ class Evaluation(PerQueryValues):
         "An `Evaluation` from `to_json`'s data; its `batch` is a record of the join (what was left out, the report), not the join."
         qids, values, measures, left = cls._json_columns(d)
         return cls(d['keys'], measures, qids, values, _JoinRecord(*left, d['queries'], d['ties'], d['report']), d['empty'])
-
-# %% ../../nbs/62_evaluator.memory.ipynb #9645e2a0
-PerQueryValues.recorded = None   # {preset, ties, queries, empty, depth} it was computed with, set where it is made
-PerQueryValues.inputs = None     # the `evaluator.provenance.Inputs` it read (digested on first request)
-PerQueryValues.provenance_read = None   # the provenance `from_json` read back
-
-def _conventions(self:PerQueryValues)->dict:
-    "Every convention the values were computed with: each setting of `evaluator.provenance.SETTINGS` and each measure's parameters."
-    batch = getattr(self, 'batch', None)
-    known = dict(ties=getattr(self, 'ties', None) or getattr(batch, 'ties', None), queries=self.queries, empty=self.empty)
-    return conventions_record(self.measures, self.keys, self.recorded or known)
-
-def _provenance(self:PerQueryValues)->dict:
-    "The package version and each input's digest and source (`evaluator.provenance.provenance_record`)."
-    return self.provenance_read or provenance_record(self.inputs)
-
-PerQueryValues.conventions, PerQueryValues.provenance = _conventions, _provenance
 
 # %% ../../nbs/62_evaluator.memory.ipynb #8b698a1f
 def _recorded(e:PerQueryValues, d:dict)->PerQueryValues:
@@ -167,7 +172,7 @@ def _keyed(measures)->tuple:
 # %% ../../nbs/62_evaluator.memory.ipynb #37cfd44f
 def check_subtopics(q:Qrels, # judgements read with subtopics (`read_qrels(..., subtopics=True)`)
                     measures:list, # the diversity measures that read them, as written
-                   )->Qrels:
+                   )->Qrels: # `q` itself
     "`q`, unless its second column is `0` (or `Q0`) in every line: a plain qrels' iteration column, not subtopics."
     s = q.subtopic
     if not len(s) or s[0] not in (b'0', b'Q0') or not (s == s[0]).all(): return q
@@ -187,17 +192,17 @@ def _joined(qrels, run, parsed:list, ties:str, queries:str, depth):
                          "evaluate them in separate calls")
 
 # %% ../../nbs/62_evaluator.memory.ipynb #c54c0f32
-def evaluation(qrels, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
-               run, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
-               measures, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
+def evaluation(qrels:object, # judgements: a TREC qrels file, a {qid: {docno: grade}} dict, a DataFrame or a `Qrels`
+               run:object, # a TREC run file, a {qid: {docno: score}} dict, a DataFrame or a `Run`
+               measures:str|list, # a measure name or a list of them: 'nDCG@10', 'P(rel=2)@5', 'map', ...
                ties:str=None, # tie policy (`engine.order.TIE_POLICIES`): "trec", "double", "input", "rank" or "expected"; None: the preset's, else "trec"
                queries:str=None, # which queries count: "run" (in qrels and run) or "qrels" (all; missing ones score 0); None: the preset's, else "run"
                depth:int=None, # keep each query's top `depth` documents (trec_eval's -M); None keeps all
                empty:str=None, # queries without a relevant document: None (each measure's own value), "neg", "pos", "skip" or "error"
                conventions:str=None, # a tool's conventions (`registry.conventions.CONVENTIONS`): "trec_eval", "ranx", "sklearn", ...; None: none
-               store=None, # a `results.store.Store`: record the per-query values in it, with the inputs' digests and the conventions
+               store:object=None, # a `results.store.Store`: record the per-query values in it, with the inputs' digests and the conventions
                warn_ties:float=None, # warn (`TieWarning`) when tied scores could move a value by more than this; None: no check
-              )->Evaluation:
+              )->Evaluation: # per-query values, means (`means()`) and what was left out (`report()`)
     "Evaluate `measures` on `run` from one join: an `Evaluation` with per-query values, means and what was left out."
     if warn_ties is not None: check_number(warn_ties, 'warn_ties', 'the largest move tied scores may make unwarned', low=0)
     keys, parsed = _keyed(measures)
@@ -227,15 +232,17 @@ class MergedEvaluation(PerQueryValues):
     in_run: int = 0 # evaluated queries that the run holds
     parts: int = 0 # how many parts were evaluated
     @property
-    def n(self)->int: return len(self.qids)
-    def means(self)->dict:
+    def n(self)->int: # the evaluated queries
+        "How many queries the parts evaluated."
+        return len(self.qids)
+    def means(self)->dict: # {measure: `Mean` or int}
         "{measure: summary}: a `Mean` (with `n` and `skipped`) from the merged sums, or an int for the counts."
         def one(j, m, s):
             if m.definition.summary == 'sum': return int(round(s))
             if m.definition.summary == 'gm': return Mean(m.summarise(self.values[:, j]), self.n, self.skipped)   # from the rows
             return Mean(s / self.n if self.n else 0.0, self.n, self.skipped)
         return {k: one(j, m, s) for j, (k, m, s) in enumerate(zip(self.keys, self.measures, self.sums.tolist()))}
-    def report(self)->str:
+    def report(self)->str: # what was evaluated, from how many parts, and what was left out
         "What was evaluated and what was left out (as `Batch.report`), and from how many parts."
         return evaluated_report(self.n, self.in_run, self.n_ret, self.ties, self.queries, self.missing_from_run,
                                 self.missing_from_qrels, f", from {plural(self.parts, 'part', 'parts')}")
@@ -246,15 +253,15 @@ class MergedEvaluation(PerQueryValues):
     @classmethod
     def part(cls, e:Evaluation, # a part's evaluation (`evaluation` on the part's queries)
              **fields, # the counts and settings: `missing_from_qrels`, `ties`, `n_ret`, `in_run`, `parts`, ...
-            )->MergedEvaluation:
+            )->MergedEvaluation: # one part's values and sums
         "A part's rows, and each measure's partial sum, from its `Evaluation` (with the conventions it records)."
         out = cls(e.keys, e.measures, np.asarray(e.qids), e.values, e.values.sum(axis=0), **fields)
         out.recorded = e.recorded
         return out
     @classmethod
-    def empty(cls, measures, # the measures, as `evaluation` takes them
+    def empty(cls, measures:str|list, # the measures, as `evaluation` takes them
               **fields, # as for `part`
-             )->MergedEvaluation:
+             )->MergedEvaluation: # no queries, zero sums
         "A part without evaluated queries (its run holds none the qrels judge): no rows, zero sums."
         keys, parsed = _keyed(measures)
         return cls(keys, parsed, np.zeros(0, str), np.zeros((0, len(keys))), np.zeros(len(keys)), **fields)

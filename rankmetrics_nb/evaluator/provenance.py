@@ -15,8 +15,8 @@ __all__ = ['SETTINGS', 'file_digest', 'input_digest', 'package_version', 'Inputs
            'provenance_record', 'convention_differences', 'check_comparable', 'ir_metadata']
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #49556e7e
-def file_digest(path, # a file
-               )->str:
+def file_digest(path:str|os.PathLike, # a file
+               )->str: # 'sha256:…'
     "'sha256:' and the hex digest of the file's bytes (read in blocks of 1 MiB)."
     h = hashlib.sha256()
     with open(path, 'rb') as f:
@@ -37,8 +37,8 @@ def _data_digest(src)->str:
     return 'sha256:' + h.hexdigest()
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #25f51502
-def input_digest(src, # a file path, or a dict / DataFrame / `Qrels` / `Run`
-                )->dict:
+def input_digest(src:object, # a file path, or a dict / DataFrame / `Qrels` / `Run`
+                )->dict: # {digest, source, size, mtime}; None for the last three of an input in memory
     "The identity of an input: its digest, and for a file its absolute path, size and modification time."
     if not isinstance(src, (str, os.PathLike)): return dict(digest=_data_digest(src), source=None, size=None, mtime=None)
     path = Path(src)
@@ -47,7 +47,7 @@ def input_digest(src, # a file path, or a dict / DataFrame / `Qrels` / `Run`
     return dict(digest=file_digest(path), source=str(path.resolve()), size=st.st_size, mtime=st.st_mtime_ns)
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #0c7c4405
-def package_version()->str:
+def package_version()->str: # e.g. '0.2.0'
     "The version of the rankmetrics_nb that runs: its `__version__` (settings.ini's, which the installed metadata repeats)."
     return sys.modules['rankmetrics_nb'].__version__      # the package root, imported before any of its modules
 
@@ -76,7 +76,7 @@ class Inputs:
     def __init__(self, **inputs): # e.g. qrels=..., run=...
         self.sources, self._record = inputs, None
         self.seen = {k: _file_state(v) for k, v in inputs.items()}
-    def record(self)->dict:
+    def record(self)->dict: # {name: {digest, source, ...}}
         "{name: {digest, source, ...}}, computed once."
         if self._record is None: self._record = {k: _describe(v, self.seen[k]) for k, v in self.sources.items()}
         return self._record
@@ -87,7 +87,7 @@ SETTINGS = ('preset', 'ties', 'queries', 'empty', 'depth')     # the settings ev
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #167a18d0
 def measure_conventions(m:Measure, # a parsed measure
-                       )->dict:
+                       )->dict: # {measure, k, each parameter: its value}
     "The measure's registry name, cutoff and every parameter's value (defaults included), as plain data."
     out = dict(measure=m.name, k=m.k)
     for (n, v), p in zip(m.params, m.definition.params): out[n] = p.text(v) if isinstance(v, dict) else v
@@ -97,20 +97,20 @@ def measure_conventions(m:Measure, # a parsed measure
 def conventions_record(measures:list, # the parsed measures
                        keys:list, # their names as written
                        settings:dict, # the settings (`SETTINGS`); a missing one is None
-                      )->dict:
+                      )->dict: # {each setting: its value, 'measures': {name: `measure_conventions`}}
     "A result's conventions: every setting of `SETTINGS`, and each measure's (`measure_conventions`) under its name."
     return {k: settings.get(k) for k in SETTINGS} | dict(measures={k: measure_conventions(m) for k, m in zip(keys, measures)})
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #74797ddc
 def provenance_record(inputs:Inputs|None, # the result's inputs, or None
-                     )->dict:
+                     )->dict: # {'rankmetrics_nb': version, 'inputs': {name: record}}
     "The package version and each input's record (`Inputs.record`)."
     return {'rankmetrics_nb': package_version(), 'inputs': inputs.record() if inputs is not None else {}}
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #c752f463
 def convention_differences(a:dict, # a result's conventions (`conventions_record`)
                            b:dict, # another's
-                          )->list:
+                          )->list: # [(what, a's value, b's value)]; [] when they agree
     "[(what, a's value, b's value)] for each setting, and each parameter of a measure both hold, that differs."
     out = [(k, a.get(k), b.get(k)) for k in SETTINGS[1:] if a.get(k) != b.get(k)]
     ma, mb = a.get('measures', {}), b.get('measures', {})
@@ -120,7 +120,7 @@ def convention_differences(a:dict, # a result's conventions (`conventions_record
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #af5ac795
 def check_comparable(conventions:dict, # {result name: its conventions}
-                    ):
+                    )->None: # nothing when they agree
     "Raise `EvalInputError` naming each difference when the results were not computed under the same conventions."
     (first, c0), *rest = conventions.items()
     bad = [(name, convention_differences(c0, c)) for name, c in rest]
@@ -147,9 +147,9 @@ def _yaml(x, indent:int=0)->list:
     return [pad + ('null' if x is None else json.dumps(x) if isinstance(x, str) else str(x).lower() if isinstance(x, bool) else str(x))]
 
 # %% ../../nbs/60_evaluator.provenance.ipynb #1aa7c073
-def ir_metadata(result, # an `Evaluation` (or any result with `conventions()` and `provenance()`)
+def ir_metadata(result:object, # an `Evaluation` (or any result with `conventions()` and `provenance()`)
                 tag:str=None, # the run's tag; None: 'rankmetrics_nb'
-               )->str:
+               )->str: # '# ir_metadata.start' … '# ir_metadata.end', one '# ' line each
     "The result's conventions, package version and input digests as an ir_metadata-style header: YAML in '# ' lines."
     p = result.provenance()
     meta = {'schema-version': '0.1', 'tag': tag or 'rankmetrics_nb',

@@ -102,16 +102,16 @@ def _run_parts(run, columns, ranks:bool)->list:
     return [dask.delayed(_file_part)(f, ranks) for f in files]
 
 # %% ../../nbs/65_evaluator.scale.ipynb #cc0a6542
-def dask_evaluation(qrels, # judgements: anything `read_qrels` accepts, a `dask.dataframe`, or a `QrelsIndex`
-                    run, # a `dask.dataframe` of run rows, or a glob (or list) of TREC run files, plain or gzip
-                    measures, # a measure name or a list of them
+def dask_evaluation(qrels:object, # judgements: anything `read_qrels` accepts, a `dask.dataframe`, or a `QrelsIndex`
+                    run:object, # a `dask.dataframe` of run rows, or a glob (or list) of TREC run files, plain or gzip
+                    measures:str|list, # a measure name or a list of them
                     ties:str='trec', # tie policy, as for `evaluation`
                     queries:str='run', # "run" or "qrels"
                     depth:int=None, # keep each query's top `depth` documents
                     partitions:int=None, # partitions after a shuffle by query (default: as many as the input has)
-                    scheduler=None, # dask's scheduler: None (the current default, e.g. a `distributed.Client`), "threads", "sync", or a Client
+                    scheduler:object=None, # dask's scheduler: None (the current default, e.g. a `distributed.Client`), "threads", "sync", or a Client
                     columns:dict=None, # DataFrame column names, as for `read_run` / `read_qrels`
-                   )->MergedEvaluation:
+                   )->MergedEvaluation: # the per-query values of `evaluation`, the means merged from the parts
     "Evaluate a run partitioned over Dask workers (shuffled by query when the input is not): the values of `evaluation`."
     import dask
     queries = check_queries(queries)
@@ -145,7 +145,7 @@ MMAP_THRESHOLD = 1 << 30   # bytes: Dask workers serve allocations below this fr
 def local_cluster(n_workers:int=2, # worker processes
                   threads_per_worker:int=1, # threads in each (the engine uses numpy: one thread a process is best)
                   **kwargs, # more `distributed.LocalCluster` arguments
-                 ):
+                 )->object: # a `distributed.LocalCluster` (a context manager)
     "A `distributed.LocalCluster` of worker processes (no dashboard) whose allocator keeps large arrays on the heap."
     import dask
     from distributed import LocalCluster
@@ -177,13 +177,13 @@ def _run_files(runs)->dict:
     return dict(zip(names if len(set(names)) == len(names) else map(str, paths), paths))
 
 # %% ../../nbs/65_evaluator.scale.ipynb #4cd1eeb2
-def evaluate_runs(qrels, # judgements: anything `read_qrels` accepts
-                  runs, # a folder of run files, a glob, a list of paths, or what `compare` takes: {name: run}, a list of runs
-                  measures, # a measure name or a list of them
+def evaluate_runs(qrels:object, # judgements: anything `read_qrels` accepts
+                  runs:object, # a folder of run files, a glob, a list of paths, or what `compare` takes: {name: run}, a list of runs
+                  measures:str|list, # a measure name or a list of them
                   workers:int=None, # local worker processes (None: one run after the other in this process)
-                  scheduler=None, # instead: a Dask scheduler ("threads", a `distributed.Client`, ...)
+                  scheduler:object=None, # instead: a Dask scheduler ("threads", a `distributed.Client`, ...)
                   **kwargs, # `block_bytes`, `ties`, `queries`, `depth`, as for `stream_evaluation`
-                 )->dict:
+                 )->dict: # {run name: `MergedEvaluation`} (an `Evaluation` for a run held in memory)
     "Evaluate many runs against one qrels, read once: {run name: `MergedEvaluation`}, the runs spread over the workers."
     if workers is not None: workers = check_count(workers, 'workers', 'local worker processes')
     files = _named_runs(runs)

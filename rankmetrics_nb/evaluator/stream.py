@@ -7,6 +7,7 @@ from __future__ import annotations
 import math, os, re, shutil, stat, tempfile, warnings
 from pathlib import Path
 import numpy as np
+from collections.abc import Iterable
 from ..engine.checks import EvalInputError, QueryMismatchWarning, check_count, check_queries
 from ..engine.ids import original_id
 from ..engine.reader import parse_text, text_pieces, read_limit
@@ -23,7 +24,7 @@ __all__ = ['QrelsIndex', 'evaluate_part', 'merge_parts', 'run_blocks', 'stream_e
 # %% ../../nbs/64_evaluator.stream.ipynb #b33ebbac
 class QrelsIndex:
     "Judgements read once and sorted by query, to hand each part of a run the judgements of its queries."
-    def __init__(self, qrels, # anything `read_qrels` accepts
+    def __init__(self, qrels:object, # anything `read_qrels` accepts
                  subtopics:bool=False, # read the second column as a subtopic id (diversity measures)
                  columns:dict=None, # DataFrame column names, as for `read_qrels`
                 ):
@@ -35,7 +36,7 @@ class QrelsIndex:
         self.ids, self.starts, self.ends = sq[starts], starts, np.r_[starts[1:], len(sq)]
     def __len__(self): return len(self.ids)
     def rows(self, qids:np.ndarray, # query ids (bytes); repeats allowed
-            )->np.ndarray:
+            )->np.ndarray: # row numbers of `self.qrels`
         "The qrels rows that judge the distinct queries among `qids`."
         u = distinct(qids[stretch_starts(qids)])                 # the first id of each stretch: fewer to sort
         at = np.minimum(np.searchsorted(self.ids, u), max(len(self.ids) - 1, 0))
@@ -44,7 +45,7 @@ class QrelsIndex:
         first = np.repeat(lo - np.r_[0, np.cumsum(n)[:-1]], n)     # each output row: its stretch's start, shifted
         return self.order[first + np.arange(int(n.sum()))]
     def subset(self, qids:np.ndarray, # query ids (bytes)
-              )->Qrels:
+              )->Qrels: # a query's judgements together, queries in id order
         "The judgements of the queries `qids`, as `Qrels` (a name that is not a file: they were checked when read)."
         r, q = self.rows(qids), self.qrels
         return Qrels(q.qid[r], q.docno[r], q.rel[r], f'{q.source} (the judgements of one part)',
@@ -66,10 +67,10 @@ def qrels_index(qrels, # judgements: anything `read_qrels` accepts, or a `QrelsI
 # %% ../../nbs/64_evaluator.stream.ipynb #889ff2ba
 def evaluate_part(index:QrelsIndex, # the judgements, read once
                   run:Run, # a part of a run: whole queries (no query may be in two parts)
-                  measures, # a measure name or a list of them
+                  measures:str|list, # a measure name or a list of them
                   ties:str='trec', # tie policy, as for `evaluation`
                   depth:int=None, # keep each query's top `depth` documents
-                 )->MergedEvaluation:
+                 )->MergedEvaluation: # the part's rows and partial sums (one part)
     """Evaluate one part of a run against the judgements of its queries: its per-query rows and partial sums. The part's
     unjudged queries are set aside first, so no `QueryMismatchWarning` is raised (a warnings filter is not thread-safe)."""
     ids = distinct(run.qid[stretch_starts(run.qid)])
@@ -95,11 +96,11 @@ def _not_in(ids:np.ndarray, seen:np.ndarray)->np.ndarray:
 # %% ../../nbs/64_evaluator.stream.ipynb #3117b566
 def merge_parts(parts:list, # `MergedEvaluation`s of disjoint parts (from `evaluate_part`)
                 index:QrelsIndex, # the judgements the parts were evaluated against
-                measures, # the measures (as passed to `evaluate_part`)
+                measures:str|list, # the measures (as passed to `evaluate_part`)
                 queries:str='run', # "run" (queries in qrels and run) or "qrels" (all judged queries; missing ones as the engine scores them)
                 ties:str='trec', # the tie policy the parts used
                 depth:int=None, # the depth cut the parts used
-               )->MergedEvaluation:
+               )->MergedEvaluation: # every part's rows, sorted by query; the sums merged
     "One result from disjoint parts: rows sorted by query, sums merged with `math.fsum`, and the judged queries no part holds."
     queries, parts = check_queries(queries), list(parts)
     held = distinct(np.concatenate([id_bytes(p.qids) for p in parts] + [id_bytes(p.missing_from_qrels) for p in parts]
@@ -208,11 +209,11 @@ def _ungrouped(source:str, qid, line, starts, seen)->EvalInputError|None:
                           f"memory), or evaluate the file with Dask (dask_evaluation), or in memory (evaluation)")
 
 # %% ../../nbs/64_evaluator.stream.ipynb #794215c0
-def run_blocks(path, # a TREC run file, plain or gzip, each query's lines together
+def run_blocks(path:str|os.PathLike, # a TREC run file, plain or gzip, each query's lines together
                block_bytes:int=64 << 20, # bytes read at a time: memory is a small multiple of this
                ranks:bool=False, # also read the rank column (for the "rank" tie policy)
                tail:list=None, # a list that gets the run's last data line (bytes) once it is read: trec_eval's run id is in it
-              ):
+              )->Iterable: # `Run`s of whole queries, in the file's order
     "Yield the run as `Run`s of whole queries, about `block_bytes` of text each; a query that comes back is an `EvalInputError`."
     source, layout, block_bytes = os.fspath(path), 'ranked_run' if ranks else 'run', _block_size(block_bytes)
     held, seen, any_rows = None, np.zeros(0, 'S1'), False
@@ -235,16 +236,16 @@ def run_blocks(path, # a TREC run file, plain or gzip, each query's lines togeth
     if held is not None and len(held['qid']): yield emit(held)
 
 # %% ../../nbs/64_evaluator.stream.ipynb #79b5ef8a
-def stream_evaluation(qrels, # judgements: anything `read_qrels` accepts, or a `QrelsIndex`
-                      run, # a TREC run file (plain or gzip), each query's lines together
-                      measures, # a measure name or a list of them
+def stream_evaluation(qrels:object, # judgements: anything `read_qrels` accepts, or a `QrelsIndex`
+                      run:str|os.PathLike, # a TREC run file (plain or gzip), each query's lines together
+                      measures:str|list, # a measure name or a list of them
                       block_bytes:int=64 << 20, # bytes of run text per block: memory is bounded by a small multiple of this
                       ties:str='trec', # tie policy, as for `evaluation`
                       queries:str='run', # "run" or "qrels" (judged queries missing from the run score as in `evaluation`)
                       depth:int=None, # keep each query's top `depth` documents
                       presort:bool=False, # first group the run's queries with `sort_run` (temporary files, bounded memory)
-                      tmpdir=None, # where `presort` writes its temporary files (default: the system's)
-                     )->MergedEvaluation:
+                      tmpdir:str|os.PathLike=None, # where `presort` writes its temporary files (default: the system's)
+                     )->MergedEvaluation: # the per-query values of `evaluation`, the means merged from the blocks
     "Evaluate a run file block by block (whole queries each): the values of `evaluation`, with memory bounded by `block_bytes`."
     index, queries = qrels_index(qrels, measures), check_queries(queries)
     if presort:
@@ -258,24 +259,24 @@ def stream_evaluation(qrels, # judgements: anything `read_qrels` accepts, or a `
     return e
 
 # %% ../../nbs/64_evaluator.stream.ipynb #94d5de4c
-def stream_evaluate(qrels, # judgements: anything `read_qrels` accepts
-                    run, # a TREC run file (plain or gzip), each query's lines together
-                    measures, # a measure name or a list of them
+def stream_evaluate(qrels:object, # judgements: anything `read_qrels` accepts
+                    run:str|os.PathLike, # a TREC run file (plain or gzip), each query's lines together
+                    measures:str|list, # a measure name or a list of them
                     per_query:bool=False, # False: {measure: mean}; True: {qid: {measure: value}}
                     block_bytes:int=64 << 20, # bytes of run text per block
                     **kwargs, # `ties`, `queries`, `depth`, `presort`, `tmpdir`, as for `stream_evaluation`
-                   )->dict:
+                   )->dict: # {measure: mean}, or {qid: {measure: value}} with `per_query=True`
     "`evaluate` for a run file larger than memory: the same answer, read in blocks of whole queries."
     e = stream_evaluation(qrels, run, measures, block_bytes, **kwargs)
     return e.per_query() if per_query else e.means()
 
 # %% ../../nbs/64_evaluator.stream.ipynb #97f63e3a
-def synthetic_collection(folder, # where to write `qrels.txt` and `run.txt`
+def synthetic_collection(folder:str|os.PathLike, # where to write `qrels.txt` and `run.txt`
                          n_queries:int=100, # queries in the run
                          depth:int=100, # most documents per query (each query gets between depth/2 and depth)
                          seed:int=0, # the seed of the generator
                          shuffle:bool=False, # scatter the run's lines (queries not grouped)
-                        )->tuple:
+                        )->tuple: # (qrels path, run path): `Path`s
     "Write a seeded test collection (graded qrels, a run with ties, a run-only and a qrels-only query); its two paths."
     rng, folder = np.random.default_rng(seed), Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -310,19 +311,7 @@ def _data_lines_of(text:bytes, cols:dict, line0:int=1)->np.ndarray:
     if text.endswith(b'\n'): lines = lines[:-1]
     return lines if len(lines) == len(cols['qid']) else lines[cols['line'] - line0]
 
-# %% ../../nbs/64_evaluator.stream.ipynb #bb693372
-def sort_run(src, # a TREC run file (plain or gzip)
-             dst, # where to write the run with each query's lines together (plain text)
-             block_bytes:int=64 << 20, # memory bound: bytes of text held at a time
-             tmpdir=None, # where the temporary bucket files go (default: the system's)
-            )->Path:
-    "Rewrite a run so that each query's lines are together (queries in id order within each bucket), with bounded memory."
-    src, dst, block_bytes = os.fspath(src), Path(dst), _block_size(block_bytes)
-    try:
-        with tempfile.TemporaryDirectory(dir=tmpdir) as d: return _sort_run(src, dst, block_bytes, d)
-    except OSError as e: raise EvalInputError(f"sort_run: {e.strerror or e}: {e.filename or tmpdir}") from None
-
-# %% ../../nbs/64_evaluator.stream.ipynb #be1377cb
+# %% ../../nbs/64_evaluator.stream.ipynb #dba6e577
 def _regular_source(src:str, d:str)->str:
     "`src` if it is a regular file; a pipe, FIFO or device is first copied (read once) to a file in `d`; an error if it is neither."
     try: mode = os.stat(src).st_mode
@@ -332,7 +321,7 @@ def _regular_source(src:str, d:str)->str:
     with open(src, 'rb') as f, open(Path(d) / 'input', 'wb') as out: shutil.copyfileobj(f, out, 1 << 20)   # (bounded memory)
     return os.fspath(Path(d) / 'input')
 
-# %% ../../nbs/64_evaluator.stream.ipynb #9b86c79c
+# %% ../../nbs/64_evaluator.stream.ipynb #7034edfa
 def _sort_run(src:str, dst:Path, block_bytes:int, d:str)->Path:
     "`sort_run` with its temporary files in `d`."
     path = _regular_source(src, d)
@@ -362,6 +351,18 @@ def _sort_run(src:str, dst:Path, block_bytes:int, d:str)->Path:
             out.write(b'\n'.join(lines[np.argsort(cols['qid'], kind='stable')].tolist()) + b'\n')
     return dst
 
+# %% ../../nbs/64_evaluator.stream.ipynb #bb693372
+def sort_run(src:str|os.PathLike, # a TREC run file (plain or gzip)
+             dst:str|os.PathLike, # where to write the run with each query's lines together (plain text)
+             block_bytes:int=64 << 20, # memory bound: bytes of text held at a time
+             tmpdir:str|os.PathLike=None, # where the temporary bucket files go (default: the system's)
+            )->Path: # `dst`
+    "Rewrite a run so that each query's lines are together (queries in id order within each bucket), with bounded memory."
+    src, dst, block_bytes = os.fspath(src), Path(dst), _block_size(block_bytes)
+    try:
+        with tempfile.TemporaryDirectory(dir=tmpdir) as d: return _sort_run(src, dst, block_bytes, d)
+    except OSError as e: raise EvalInputError(f"sort_run: {e.strerror or e}: {e.filename or tmpdir}") from None
+
 # %% ../../nbs/64_evaluator.stream.ipynb #1436c13d
 _PEAK = '''def _peak_mb():
     "This process's peak resident memory in MB: VmHWM (reset by exec, unlike ru_maxrss, which a child inherits from its parent)."
@@ -370,12 +371,12 @@ _PEAK = '''def _peak_mb():
 '''
 
 # %% ../../nbs/64_evaluator.stream.ipynb #22c1c890
-def measure_paths(sizes, # run sizes in lines (multiples of 1,000)
-                  folder, # where to write the generated runs
+def measure_paths(sizes:list, # run sizes in lines (multiples of 1,000)
+                  folder:str|os.PathLike, # where to write the generated runs
                   block_bytes:int=8 << 20, # the streamed path's block size
-                  measures=('AP', 'nDCG@10', 'RR'), # what to evaluate
+                  measures:tuple=('AP', 'nDCG@10', 'RR'), # what to evaluate
                   seed:int=0, # the generator's seed
-                 )->list:
+                 )->list: # [{lines, path, seconds, peak_mb}]
     "Time (s) and peak memory (MB) of the in-memory and the streamed path on generated runs, each in a fresh process: a row per (size, path)."
     import subprocess, sys, json
     rows = []

@@ -53,7 +53,7 @@ def _spans_from_flags(tied:np.ndarray, rows, cols, n_ret)->tuple:
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #d297bd0d
 def tied_cells(b:Batch, # a joined batch
-              )->TiedCells:
+              )->TiedCells: # row by row, in rank order
     "The judged documents of `b` tied with another document: from the spans the counting join found, else from the tie flags."
     r, c, g = _judged_cells(b)
     if b.tie_spans is not None and b.cells is not None:             # (the tied cells alone)
@@ -78,7 +78,7 @@ def _groups(tc:TiedCells)->tuple:
 # %% ../../nbs/61_evaluator.tie_range.ipynb #95db6932
 def mixed_rows(tc:TiedCells, # the tied judged documents (`tied_cells`)
                judged:bool=True, # whether judged and unjudged documents of grade 0 differ (False: only grades count)
-              )->np.ndarray:
+              )->np.ndarray: # the batch rows
     "The rows (sorted) with a tie group that mixes grades (or judged and unjudged documents): the only rows tie orders can change."
     gid, rows, start, size, m, low, high = _groups(tc)
     unjudged = m < size                                                  # the group holds unjudged documents (grade 0)
@@ -103,10 +103,21 @@ def _rows_batch(b:Batch, rows:np.ndarray, cells:tuple)->Batch:
     return Batch.from_cells((new[o], c[o], g[o]), qids=b.qids[rows], n_ret=b.n_ret[rows], ideal=b.ideal[rows], n_rel=b.n_rel[rows],
                             in_run=b.in_run[rows], rel=b.rel, ties=b.ties, queries=b.queries, depth_cut=b.depth_cut)
 
+# %% ../../nbs/61_evaluator.tie_range.ipynb #e6d09d3b
+def _cells_of(r:np.ndarray, rows:np.ndarray)->np.ndarray:
+    "The indices of the cells (row by row: `r`, ascending) of the sorted `rows`."
+    lo, hi = np.searchsorted(r, rows), np.searchsorted(r, rows, 'right')
+    n = hi - lo
+    return np.repeat(lo - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+
+def _cell_keys(b:Batch, rows:np.ndarray, cols:np.ndarray)->np.ndarray:
+    "One integer per cell, ascending row by row in rank order."
+    return rows.astype(np.int64) * max(int(b.n_ret.max(initial=0)), 1) + cols
+
 # %% ../../nbs/61_evaluator.tie_range.ipynb #818d29da
 def tie_orders(b:Batch, # a joined batch
                tc:TiedCells=None, # its tied judged documents (`tied_cells(b)` when None)
-              )->tuple:
+              )->tuple: # (rows: np.ndarray, best: Batch, worst: Batch)
     "(rows, best, worst): the rows of `b` where tie orders can change a value, and batches of them in the best and the worst order."
     tc = tied_cells(b) if tc is None else tc
     rows, (r, c, g) = mixed_rows(tc), _judged_cells(b)
@@ -119,23 +130,12 @@ def tie_orders(b:Batch, # a joined batch
         return _rows_batch(b, rows, (r[inside], cols, np.asarray(g)[inside]))
     return rows, laid_out(True), laid_out(False)
 
-# %% ../../nbs/61_evaluator.tie_range.ipynb #9489b51b
-def _cells_of(r:np.ndarray, rows:np.ndarray)->np.ndarray:
-    "The indices of the cells (row by row: `r`, ascending) of the sorted `rows`."
-    lo, hi = np.searchsorted(r, rows), np.searchsorted(r, rows, 'right')
-    n = hi - lo
-    return np.repeat(lo - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
-
-def _cell_keys(b:Batch, rows:np.ndarray, cols:np.ndarray)->np.ndarray:
-    "One integer per cell, ascending row by row in rank order."
-    return rows.astype(np.int64) * max(int(b.n_ret.max(initial=0)), 1) + cols
-
 # %% ../../nbs/61_evaluator.tie_range.ipynb #46229d2a
 def _measure(m)->Measure: return m if isinstance(m, Measure) else parse_measure(m)
 
 def tie_range(b:Batch, # a joined batch
-              measure, # a measure name or `Measure`
-             )->tuple:
+              measure:str|Measure, # a measure name or `Measure`
+             )->tuple: # (rows, best, worst): np.ndarray each, the values in the best and the worst order
     "(rows, best, worst): the rows of `b` where the order of tied documents can change `measure`, and its value in the best and worst order."
     rows, best, worst = tie_orders(b)
     m = _measure(measure)
@@ -156,11 +156,11 @@ def _gaps(b:Batch, measures:list, keys:list, tc:TiedCells=None)->dict:
     return {k: (rows, m.compute(best) - m.compute(worst)) for k, m in ms} if len(rows) else {}
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #9829646e
-def tie_warning(b, # a joined batch (anything else is not checked)
+def tie_warning(b:object, # a joined batch (anything else is not checked)
                 measures:list, # the parsed measures
                 keys:list, # their names as written
                 threshold:float=0.01, # the largest gap between the best and worst order that does not warn; None: no check
-               )->str|None:
+               )->str|None: # the warning's text, or None
     "The text of the warning when the order of tied documents could move a value by more than `threshold`, else None."
     if threshold is None or not isinstance(b, Batch) or b.tie_groups is not None: return None
     parts = []
@@ -176,7 +176,7 @@ def tie_warning(b, # a joined batch (anything else is not checked)
 def unstable_tie_rows(b:Batch, # a joined batch
                       longest:int, # the longest list whose tied documents the tool keeps in a fixed order
                       nonpositive:bool=False, # whether the tool counts documents scored <= 0 as not retrieved (grade 0)
-                     )->np.ndarray:
+                     )->np.ndarray: # the batch rows
     "The rows (sorted) of lists longer than `longest` with a tie group of different grades: where the tool's order is unknown."
     tc = tied_cells(b)
     if nonpositive and len(tc): tc = replace(tc, grades=np.where(b.scores[tc.rows, tc.cols] <= 0, 0.0, tc.grades))
@@ -184,11 +184,11 @@ def unstable_tie_rows(b:Batch, # a joined batch
     return rows[b.n_ret[rows] > longest]
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #7c9a5d43
-def unstable_ties(b, # a joined batch (anything else is not checked)
+def unstable_ties(b:object, # a joined batch (anything else is not checked)
                   tool:str, # a preset's name
                   measure:str, # the measure's registry name
                   nonpositive:bool=False, # whether the tool counts documents scored <= 0 as not retrieved
-                 )->str|None:
+                 )->str|None: # why, naming the queries; None when the tool's order is known
     "Why `tool`'s own values of `measure` on `b` cannot be reproduced (its tie order is unknown there, the queries named), or None."
     if tool not in UNSTABLE_TIES or not isinstance(b, Batch): return None
     longest, measures, why = UNSTABLE_TIES[tool]
@@ -199,11 +199,11 @@ def unstable_ties(b, # a joined batch (anything else is not checked)
             f"({preview(b.qids[rows].tolist(), 3)})")
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #8d0b6e54
-def preset_tie_warning(b, # a joined batch
+def preset_tie_warning(b:object, # a joined batch
                        preset:str|None, # the preset the values were computed under (None: none)
                        measures:list, # the parsed measures
                        keys:list, # their names as written
-                      )->str|None:
+                      )->str|None: # the warning's text, or None
     "The text of `evaluate`'s `PresetWarning`: the measures whose values may differ from the preset's tool's, and why; or None."
     if preset not in UNSTABLE_TIES: return None
     found = {}
@@ -214,9 +214,9 @@ def preset_tie_warning(b, # a joined batch
                      "reproduces its order (reconcile shows it as not reproducible)" for why, ks in found.items()) or None
 
 # %% ../../nbs/61_evaluator.tie_range.ipynb #7b284e67
-def check_ties(e, # an `Evaluation`
+def check_ties(e:object, # an `Evaluation`
                threshold:float=0.01, # `evaluate`'s `warn_ties`
-              ):
+              )->None: # nothing: the warnings are its output
     """Warn once (`TieWarning`) when the order of tied documents could move one of `e`'s values by more than `threshold`;
     and (`PresetWarning`) when `e` was computed under a preset whose tool orders some of its ties unpredictably."""
     text = tie_warning(e.batch, e.measures, e.keys, threshold)
