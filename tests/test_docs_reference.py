@@ -2,7 +2,7 @@
 
 On every entry of the site (every show_doc section, public or not): parameter rows with a description >= 98 % and a type
 >= 90 %, Returns rows with a meaning >= 90 %. Of the package's public functions: a Returns row >= 90 %, an example with an
-output right under the entry >= 90 %. Of the public methods and properties of public classes: an entry >= 90 %. Of the
+output right under the entry >= 90 %, and so of the public classes. Of the public methods and properties of public classes: an entry >= 90 %. Of the
 code a reader sees (closed folds left out): test lines (asserts, `test_*` calls) <= 10 %.
 
 Uses the site in `_docs/` (or DOCS_SITE), built by tools/build_docs.py first if missing, like tests/test_docs_site.py.
@@ -46,6 +46,11 @@ def test_returns_rows_say_what_comes_back(report):
 def test_public_functions_have_an_example_with_output(report):
     assert _share(report['no_example'], len(report['functions'])) >= 0.90, report['no_example']
     assert report['no_entry'] == []
+
+
+def test_public_classes_have_an_example_with_output(report):
+    classes = [n for n in ref.pkg.__all__ if isinstance(getattr(ref.pkg, n), type)]
+    assert _share(report['classes_no_example'], len(classes)) >= 0.90, report['classes_no_example']
 
 
 def test_public_methods_and_properties_have_entries(report):

@@ -75,7 +75,7 @@ def entries(site: Path) -> dict:
                 ex = None
                 for c2 in cells[i + 1:]:
                     if c2.select('h3.doc-symbol, h4.doc-symbol') or c2.find('h2'): break
-                    if 'code' not in (c2.get('class') or []) or closed(c2) or c2.find('details'): continue
+                    if 'code' not in (c2.get('class') or []) or closed(c2) or c2.find('details', class_='code-fold'): continue
                     inp = c2.find(class_='cell-input')
                     if inp is None: continue
                     n, t_ = code_lines(inp.get_text())

@@ -248,7 +248,7 @@ class MergedEvaluation(PerQueryValues):
                                 self.missing_from_qrels, f", from {plural(self.parts, 'part', 'parts')}")
     def __repr__(self):
         s = ', '.join(f'{k}={float(v):.4f}' for k, v in self.means().items())
-        return f"MergedEvaluation({self.n} queries from {plural(self.parts, 'part', 'parts')}: {s})"
+        return f"MergedEvaluation({plural(self.n, 'query', 'queries')} from {plural(self.parts, 'part', 'parts')}: {s})"
     def _json_fields(self)->dict: return dict(sums=self.sums, ties=self.ties, n_ret=self.n_ret, in_run=self.in_run, parts=self.parts)
     @classmethod
     def part(cls, e:Evaluation, # a part's evaluation (`evaluation` on the part's queries)

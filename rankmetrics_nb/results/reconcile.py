@@ -10,7 +10,7 @@ from itertools import combinations
 from collections.abc import Callable
 import numpy as np
 from ..engine.checks import EvalInputError, QueryMismatchWarning
-from ..engine.kit import Batch, query_mean, plural
+from ..engine.kit import Batch, Mean, query_mean, plural
 from ..engine.inputs import Run, read_run
 from ..engine.joins import join, join_subtopics, prepare_qrels
 from ..registry.measures import Measure, parse_measure
@@ -262,6 +262,11 @@ class Attribution(dict):
     def __repr__(self): return self.report()
 
 # %% ../../nbs/83_results.reconcile.ipynb #1ebd730a
+def _with_skipped(m:Mean, extra:int)->Mean:
+    "`m` with `extra` more queries skipped"
+    return Mean(float(m), m.n, m.skipped + extra)
+
+
 @dataclass(eq=False)
 class Reconciliation(Tabled):
     "One measure under several tools' conventions: the means side by side, per-query values, and exact attributions."
@@ -279,8 +284,10 @@ class Reconciliation(Tabled):
         return list(self.profiles)
     @property
     def means(self)->dict: # {tool: `Mean`}
-        "{tool: `Mean`} of every tool reproduced (the mean over the queries it counts)."
-        return {t: query_mean(np.nan_to_num(self.values[:, j]), ~np.isnan(self.values[:, j])) for j, t in enumerate(self.names)}
+        "{tool: `Mean`} of every tool reproduced (the mean over the queries it counts; skipped: the rest, run-only queries too, as `evaluate` counts them)."
+        extra = len(self.engine.base.missing_from_qrels)
+        return {t: _with_skipped(query_mean(np.nan_to_num(self.values[:, j]), ~np.isnan(self.values[:, j])), extra)
+                for j, t in enumerate(self.names)}
     @property
     def per_query(self)->dict: # {qid: {tool: value}}
         "{qid: {tool: value}}; NaN where the tool's mean leaves the query out."
