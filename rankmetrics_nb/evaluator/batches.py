@@ -367,9 +367,13 @@ def _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys:list, par
     if qids is not None: _check_distinct(ids)
     if s['negative'] is not None: check_choice(s['negative'], 'negative', NEGATIVE)
     check_choice(s['ties'], 'tie policy', TIE_POLICIES)
-    V, has, n_ret = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s, _policies(parsed, s['empty']))
+    V, has, n_ret, rule = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s, _policies(parsed, s['empty']))
     counted = _counted(xp, has, n_ret, s['queries'])
     if lw is None: LW = xp.where(counted[:, None], xp.ones(V.shape, dtype=xp.float64), 0.0)
+    elif isinstance(lw, str):                                   # TF-Ranking's rule: DCG is divided by its list's weight
+        per = xp.asarray([m.name == 'DCG' for m in parsed])
+        V = xp.where(per, xp.where(rule > 0, V / xp.where(rule > 0, rule, 1.0), 0.0), V)
+        LW = xp.where(counted[:, None], rule, 0.0)
     else:
         a = xp.reshape(xp.astype(xp.asarray(lw if _namespace(lw) is xp else as_array(lw, 'list_weights')), xp.float64), (-1,))
         if tuple(a.shape) != (L.shape[0],) or _known(xp.any(~xp.isfinite(a) | (a < 0))):

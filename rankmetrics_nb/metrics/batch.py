@@ -137,7 +137,8 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
     if ties == 'expected' and cut < n and _known(xp.any(inside[:, cut] & (key[:, cut] == key[:, cut - 1]))):
         raise EvalInputError(f"depth={depth} cuts through a tie group: with ties='expected' which items are kept would depend on "
                              "their order; drop depth, or give the measures a cutoff k instead")
-    o, inside, key = o[:, :cut], inside[:, :cut], None if key is None else key[:, :cut]
+    c = min(cut, o.shape[1])                                        # (a slice past the end is not in the standard)
+    o, inside, key = o[:, :c], inside[:, :c], None if key is None else key[:, :c]
     G = xp.astype(_take(xp, L0, o), F) if integral else _take(xp, L, o)    # an integer label gathered as it is (fewer bytes)
     G = G if everyone else xp.where(inside, G, xp.nan)
     n_ret = xp.full((L0.shape[0],), n, dtype=xp.int64) if everyone else xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
@@ -202,7 +203,7 @@ def _row_sums(xp, x):
 
 def _largest(xp, x, k:int):
     "Each row's `k` largest values, largest first."
-    return xp.flip(xp.sort(x, axis=1), axis=1)[:, :k]
+    return xp.flip(xp.sort(x, axis=1), axis=1)[:, :min(k, x.shape[1])]   # (a slice past the end is not in the standard)
 
 def _ideal_grades(xp, grades, k:int):
     """Each row's `k` largest grades above 0, largest first (0 after), counted from integer labels: rank r holds the largest
@@ -279,7 +280,7 @@ def _n_relevant(d:_Ranked, p:dict):
 
 def _found(d:_Ranked, h, k):
     "Relevant items in the top k (ties='expected': the expected number)."
-    return d.xp.sum(_group_mean(d, _f(d.xp, h))[:, :k], axis=1)
+    return d.xp.sum(_group_mean(d, _f(d.xp, h))[:, :h.shape[1] if k is None else min(k, h.shape[1])], axis=1)
 
 # %% ../../nbs/38_metrics.batch.ipynb #9cd552ae
 def _k_precision(d:_Ranked, k, p:dict):
@@ -404,7 +405,6 @@ def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     if m.name not in _KERNELS: return f"{m.name} has no batch kernel (those of {', '.join(_KERNELS)})"
     if subtopics: return "subtopic labels are evaluated on the host"
     if p.get('judged_only'): return "judged_only re-ranks the judged items on the host"
-    if isinstance(s['list_weights'], str): return "TF-Ranking's list-weight rule (list_weights='tf_ranking') is computed on the host"
     return None
 
 def _need(parsed:list)->int|None:
@@ -429,9 +429,43 @@ def _empty_values(xp, V:list, policies:list, L, keys:list, ids)->list:
                              f"{', '.join(ks)}: {', '.join(q[:5])}{f', … ({len(q) - 5} more)' if len(q) > 5 else ''}" for q, ks in bad.items()))
     return out
 
+# %% ../../nbs/38_metrics.batch.ipynb #fef515ce
+_TF_KIND = {'nDCG': 'gain', 'DCG': 'gain', 'ARP': 'labels', 'OPA': 'pairs', 'PWA': 'one'}   # what TF-Ranking's list weight reads; the others: label ≥ 1
+
+def _tf_rule_sums(d:_Ranked, m)->tuple:
+    """(Σ w·r, Σ r, Σ w) of each row for TF-Ranking's list weight of the measure `m`, in the namespace: r is each valid item's
+    relevance (its gain for nDCG and DCG, label ≥ 1 for the others), w its weight; ARP reads Σ w·label, OPA its pairs' weight, PWA 1."""
+    xp, F = d.xp, d.xp.float64
+    kind, ones = _TF_KIND.get(m.name, 'relevant'), xp.ones((d.L.shape[0],), dtype=d.xp.float64)
+    if kind == 'one': return ones, ones, ones
+    if kind == 'pairs':
+        w = xp.ones(d.G.shape, dtype=F) if d.W is None else d.W                 # a pair weighs its more relevant item's weight
+        return xp.sum(_f(xp, xp.count_nonzero(d.G[:, :, None] > d.G[:, None, :], axis=2)) * w, axis=1), ones, ones
+    valid = ~xp.isnan(d.L)
+    w = xp.astype(valid, F) if d.IW is None else d.IW
+    if kind == 'labels': return xp.sum(w * xp.where(valid, xp.maximum(d.L, 0.0), 0.0), axis=1), ones, ones
+    p = dict(m.params)
+    r = _grade_gains(xp, xp.where(valid, xp.maximum(d.L, 0.0), xp.nan), p['gain'] if p.get('gains') is None else p['gains']) \
+        if kind == 'gain' else xp.astype(d.L >= 1, F)                              # (NaN compares False)
+    return xp.sum(w * r, axis=1), xp.sum(r, axis=1), xp.sum(w, axis=1)
+
+def _tf_list_weights(xp, # the array namespace
+                    wr:object, # (rows,) Σ w·r of each row
+                    r:object, # (rows,) Σ r
+                    w:object, # (rows,) Σ w
+                   )->object: # (rows,) each row's weight in the mean
+    "TF-Ranking's list weights in the namespace `xp`: Σw·r/Σr; without relevance the mean of the others' (1 if none); 0 where the weights sum to 0."
+    has = (w > 0) & (r > 0)
+    own = xp.where(r > 0, wr / xp.where(r > 0, r, 1.0), 0.0)
+    n = xp.sum(xp.astype(has, xp.float64))
+    fill = xp.where(n > 0, xp.sum(xp.where(has, own, 0.0)) / xp.where(n > 0, n, 1.0), 1.0)
+    return xp.where(w > 0, xp.where(r > 0, own, fill), 0.0)
+
+
 # %% ../../nbs/38_metrics.batch.ipynb #6eef9394
 def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:list, host:bool=False)->tuple|None:
-    "(values (rows × measures), rows with a valid item, items ranked per row) of a block by the batch kernels; None on the host where scores tie under ties='expected' (the engine's path)."
+    """(values (rows × measures), rows with a valid item, items ranked per row, TF-Ranking's list weights (rows × measures) under
+    list_weights='tf_ranking', else None) of a block by the batch kernels; None on the host where scores tie under ties='expected' (the engine's path)."""
     d = _ranked(xp, S, L, M, W, s['ties'], s['depth'], s['negative'], s['zero_weights'], _need(parsed), groups=not host,
                 scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' or m.name == 'OPA' for m in parsed))
     if d is None: return None
@@ -442,7 +476,8 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
     V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
     V = xp.stack(_empty_values(xp, V, policies, d.L, keys, ids), axis=1)
     if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
-    return V, d.has, d.n_ret
+    rule = xp.stack([_tf_list_weights(xp, *_tf_rule_sums(d, m)) for m in parsed], axis=1) if s['list_weights'] == 'tf_ranking' else None
+    return V, d.has, d.n_ret, rule
 
 def _counted(xp, has, n_ret, queries:str):
     "The rows the means count: with a valid item, and under queries='run' a ranked one."
@@ -451,7 +486,8 @@ def _counted(xp, has, n_ret, queries:str):
 # %% ../../nbs/38_metrics.batch.ipynb #c12e74a4
 def _host_kernels(parsed:list, s:dict, L:np.ndarray, W)->bool:
     "Whether the batch kernels evaluate these numpy matrices: grades (2-D), no item weights, a tie policy by score or input."
-    return L.ndim == 2 and W is None and s['ties'] in _KERNEL_TIES and not any(_kernel_refusal(m, s, False) for m in parsed)
+    return (L.ndim == 2 and W is None and s['ties'] in _KERNEL_TIES and not isinstance(s['list_weights'], str)
+            and not any(_kernel_refusal(m, s, False) for m in parsed))
 
 _KERNEL_TIES = ('trec', 'double', 'stable', 'input', 'expected')
 
