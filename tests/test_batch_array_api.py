@@ -108,8 +108,9 @@ def test_untied_batches_take_one_sort():
 def test_refused_not_copied():
     s, l, m, w = batch(1)
     S, L = xs.asarray(s), xs.asarray(l)
-    with pytest.raises(EvalInputError, match='Success@3 cannot be evaluated on array_api_strict arrays: Success has no batch kernel'):
-        evaluate_batch(S, L, ['nDCG', 'Success@3'])
+    with pytest.raises(EvalInputError, match='Bpref cannot be evaluated on array_api_strict arrays: Bpref has no batch kernel'):
+        evaluate_batch(S, L, ['nDCG', 'Bpref'])
+    with pytest.raises(EvalInputError, match="Success with ties='expected' on tied scores"): evaluate_batch(S, L, ['Success@3'], ties='expected')
     with pytest.raises(EvalInputError, match='judged_only'): evaluate_batch(S, L, ['AP(judged_only=true)'])
     with pytest.raises(EvalInputError, match='rank column'): evaluate_batch(S, L, ['AP'], ties='rank')
     with pytest.raises(EvalInputError, match='on a valid item'): evaluate_batch(xs.asarray(np.where(np.isnan(l), 1.0, np.nan)), L, ['RR'])
@@ -168,7 +169,8 @@ def test_jax_jit_poisons_what_it_cannot_refuse(jnp):
     assert np.isnan(v[3, 0]) and not np.isnan(v[1:3, 0]).any()
 
 # ------------------------------------------------------------------------------------------ ERR, ARP, PWA and OPA kernels
-CASCADE = ['ERR', 'ERR@3', 'ERR(max_grade=query)@5', 'ERR(max_grade=5)', 'ARP', 'PWA', 'PWA@3', 'OPA', 'OPA(no_pairs=1)']
+CASCADE = ['ERR', 'ERR@3', 'ERR(max_grade=query)@5', 'ERR(max_grade=5)', 'ARP', 'PWA', 'PWA@3', 'OPA', 'OPA(no_pairs=1)',
+           'Success', 'Success@2', 'Success(rel=2)@3', 'Success@20']
 CASCADE_WEIGHTED = ['ARP', 'OPA']
 
 def joined(monkeypatch, s, l, names, **kw):
@@ -179,8 +181,8 @@ def joined(monkeypatch, s, l, names, **kw):
         return evaluate_batch(s, l, names, **kw)
 
 def cascade_names(ties, tied=True):
-    "ERR under ties='expected' averages over tie orders on the host only."
-    return [n for n in CASCADE if not (ties == 'expected' and tied and n.startswith('ERR'))]
+    "ERR and Success under ties='expected' average over tie orders on the host only."
+    return [n for n in CASCADE if not (ties == 'expected' and tied and n.startswith(('ERR', 'Success')))]
 
 @pytest.mark.parametrize('seed', range(4))
 @pytest.mark.parametrize('ties', TIES)

@@ -289,6 +289,14 @@ def _k_precision(d:_Ranked, k, p:dict):
     den = n if k is None else xp.minimum(n, float(k)) if p['adaptive_k'] else xp.full(n.shape, float(k), dtype=xp.float64)
     return _ratio(xp, _found(d, _hits(d, p), k), den)
 
+def _k_success(d:_Ranked, k, p:dict):
+    "Success@k: 1 where a relevant item (grade ≥ rel) is in the top k, else 0."
+    if d.groups is not None:
+        raise EvalInputError("Success with ties='expected' on tied scores is a chance over the orders of a tie group: "
+                             "it is computed on numpy arrays only (engine path)")
+    h = d.G >= p['rel']
+    return d.xp.astype(d.xp.any(h[:, :h.shape[1] if k is None else min(k, h.shape[1])], axis=1), d.xp.float64)
+
 def _k_recall(d:_Ranked, k, p:dict):
     "R@k: relevant items in the top k over R."
     return _ratio(d.xp, _found(d, _hits(d, p), k), _n_relevant(d, p))
@@ -397,7 +405,7 @@ def _k_opa(d:_Ranked, k, p:dict):
 
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
 _KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f,
-                ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
+                Success=_k_success, ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
 
 def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
