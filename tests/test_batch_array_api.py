@@ -83,7 +83,7 @@ def test_strict_tf_ranking_list_weights(seed, ties):
 @pytest.mark.parametrize('seed', range(3))
 @pytest.mark.parametrize('empty', ['neg', 'pos', 'skip'])
 def test_strict_empty_policies(seed, empty):
-    check_same('array_api_strict', xs.asarray, seed, ['nDCG@3', 'AP', 'RR', 'P@2'], 'trec', empty=empty)
+    check_same('array_api_strict', xs.asarray, seed, ['nDCG@3', 'AP', 'RR', 'P@2', 'FallOut@3', 'FallOut'], 'trec', empty=empty)
 
 @pytest.mark.parametrize('preset,names', [('sklearn', ['nDCG@5', 'nDCG', 'DCG@3']),
                                           ('torchmetrics', ['nDCG@5', 'P@3', 'R', 'RR', 'AP']),
@@ -170,7 +170,7 @@ def test_jax_jit_poisons_what_it_cannot_refuse(jnp):
 
 # ------------------------------------------------------------------------------------------ ERR, ARP, PWA and OPA kernels
 CASCADE = ['ERR', 'ERR@3', 'ERR(max_grade=query)@5', 'ERR(max_grade=5)', 'ARP', 'PWA', 'PWA@3', 'OPA', 'OPA(no_pairs=1)',
-           'Success', 'Success@2', 'Success(rel=2)@3', 'Success@20']
+           'Success', 'Success@2', 'Success(rel=2)@3', 'Success@20', 'FallOut', 'FallOut@3', 'FallOut(rel=2)@2']
 CASCADE_WEIGHTED = ['ARP', 'OPA']
 
 def joined(monkeypatch, s, l, names, **kw):

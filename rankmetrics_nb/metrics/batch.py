@@ -297,6 +297,11 @@ def _k_success(d:_Ranked, k, p:dict):
     h = d.G >= p['rel']
     return d.xp.astype(d.xp.any(h[:, :h.shape[1] if k is None else min(k, h.shape[1])], axis=1), d.xp.float64)
 
+def _k_fall_out(d:_Ranked, k, p:dict):
+    "FallOut@k: the ranked non-relevant items (grade < rel) in the top k over all of the list's ranked non-relevant items."
+    miss = d.G < p['rel']                                                 # NaN padding compares False
+    return _ratio(d.xp, _found(d, miss, k), d.xp.sum(_f(d.xp, miss), axis=1))
+
 def _k_recall(d:_Ranked, k, p:dict):
     "R@k: relevant items in the top k over R."
     return _ratio(d.xp, _found(d, _hits(d, p), k), _n_relevant(d, p))
@@ -405,7 +410,7 @@ def _k_opa(d:_Ranked, k, p:dict):
 
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
 _KERNELS = dict(nDCG=lambda d, k, p: _k_dcg(d, k, p, True), DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f,
-                Success=_k_success, ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
+                Success=_k_success, FallOut=_k_fall_out, ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
 
 def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
@@ -418,23 +423,26 @@ def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
 def _need(parsed:list)->int|None:
     "How many ranks the measures read: the largest cutoff, None (all) where one reads the whole list."
     ks = [m.k for m in parsed]
-    whole = any(k is None or dict(m.params).get('ideal') == 'returned' or dict(m.params).get('n_rel') == 'listed' for m, k in zip(parsed, ks))
+    whole = any(k is None or dict(m.params).get('ideal') == 'returned' or dict(m.params).get('n_rel') == 'listed' or m.name == 'FallOut'
+                for m, k in zip(parsed, ks))   # (FallOut counts the whole list's non-relevant items)
     return None if whole else max(ks)
 
 # %% ../../nbs/38_metrics.batch.ipynb #778e7780
-def _empty_values(xp, V:list, policies:list, L, keys:list, ids)->list:
-    "Each measure's values with its empty-query policy (`policies`: (policy or None, rel) per measure, checked) applied, in the namespace."
+def _empty_values(xp, V:list, policies:list, d:_Ranked, keys:list, ids, parsed:list)->list:
+    """Each measure's values with its empty-query policy (`policies`: (policy or None, rel) per measure, checked) applied, in the
+    namespace: a list is empty without a relevant valid item, or for FallOut without a non-relevant ranked one."""
     bad, out = {}, []
-    for v, (e, rel), key in zip(V, policies, keys):
+    for v, (e, rel), key, m in zip(V, policies, keys, parsed):
         if e is None: out.append(v); continue
-        none = ~xp.any(L >= rel, axis=1)
+        nonrel = m.definition.empty_case == 'no_nonrelevant'
+        none = ~xp.any(d.G < rel, axis=1) if nonrel else ~xp.any(d.L >= rel, axis=1)
         if e == 'error':
-            if _known(xp.any(none)): bad.setdefault(tuple(ids[np.asarray(none)].tolist()), []).append(key)
+            if _known(xp.any(none)): bad.setdefault((tuple(ids[np.asarray(none)].tolist()), 'a non-relevant' if nonrel else 'a relevant'), []).append(key)
             out.append(v)
         else: out.append(xp.where(none, dict(neg=0.0, pos=1.0, skip=xp.nan)[e], v))
     if bad:
-        raise EvalInputError("empty='error': " + '; '.join(f"{len(q)} {'query' if len(q) == 1 else 'queries'} without a relevant document for "
-                             f"{', '.join(ks)}: {', '.join(q[:5])}{f', … ({len(q) - 5} more)' if len(q) > 5 else ''}" for q, ks in bad.items()))
+        raise EvalInputError("empty='error': " + '; '.join(f"{len(q)} {'query' if len(q) == 1 else 'queries'} without {what} document for "
+                             f"{', '.join(ks)}: {', '.join(q[:5])}{f', … ({len(q) - 5} more)' if len(q) > 5 else ''}" for (q, what), ks in bad.items()))
     return out
 
 # %% ../../nbs/38_metrics.batch.ipynb #fef515ce
@@ -482,7 +490,7 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
     V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
-    V = xp.stack(_empty_values(xp, V, policies, d.L, keys, ids), axis=1)
+    V = xp.stack(_empty_values(xp, V, policies, d, keys, ids, parsed), axis=1)
     if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
     rule = xp.stack([_tf_list_weights(xp, *_tf_rule_sums(d, m)) for m in parsed], axis=1) if s['list_weights'] == 'tf_ranking' else None
     return V, d.has, d.n_ret, rule
