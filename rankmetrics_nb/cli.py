@@ -37,7 +37,7 @@ def _summary(qrels, runs:dict, ties='trec', rel=1, depth=None, queries='run', ou
     return 0
 
 # %% ../nbs/90_cli.ipynb #0884dd39
-def _Parser(**kwargs)->argparse.ArgumentParser:
+def _new_parser(**kwargs)->argparse.ArgumentParser:
     "argparse's parser whose errors are one line on stderr and status 2, like every other error of the command."
     import argparse
     class Parser(argparse.ArgumentParser):
@@ -177,7 +177,7 @@ def _sort_run_parser(sub)->argparse.ArgumentParser:
 def _parser(command:str=None, # the subcommand whose options are built; None: every subcommand's
            )->argparse.ArgumentParser:
     "The parser of `rankmetrics`: every subcommand listed, the options of `command` alone built (their choices import modules)."
-    p = _Parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
+    p = _new_parser(prog='rankmetrics', description='Ranking-evaluation metrics, exact and explained.')
     sub = p.add_subparsers(dest='command', required=True)
     options = {'summary': _summary_parser, 'eval': _eval_parser, 'sort-run': _sort_run_parser, 'compare': _compare_parser,
                'leaderboard': _leaderboard_parser, 'power': _power_parser, 'reconcile': _reconcile_parser}

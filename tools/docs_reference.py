@@ -14,6 +14,7 @@ import ast, inspect, re, sys, json
 from pathlib import Path
 from bs4 import BeautifulSoup
 import rankmetrics_nb as pkg
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # docs_showdoc, beside this file
 
 _TEST_CALL = re.compile(r'^(test_\w+|test_fail|assert_\w+)$')
 _TEST_CTX = re.compile(r'ExceptionExpected|\braises\b|\bwarns\b')
@@ -57,12 +58,17 @@ def _table_after(h):
     return None
 
 
+def _pages(site: Path):
+    "(page file, its <main id=content>) of every page of the site that has one"
+    for f in sorted(site.glob('*.html')):
+        main = BeautifulSoup(f.read_text(encoding='utf-8'), 'html.parser').find('main', id='content')
+        if main is not None: yield f, main
+
+
 def entries(site: Path) -> dict:
     "{name: [entry facts]} for every show_doc heading of the site"
     out = {}
-    for f in sorted(site.glob('*.html')):
-        main = BeautifulSoup(f.read_text(encoding='utf-8'), 'html.parser').find('main', id='content')
-        if main is None: continue
+    for f, main in _pages(site):
         cells = main.find_all('div', class_='cell', recursive=False)
         for i, c in enumerate(cells):
             for h in c.select('h3.doc-symbol, h4.doc-symbol'):
@@ -91,9 +97,7 @@ def entries(site: Path) -> dict:
 def visible_code(site: Path) -> dict:
     "{page: [visible code lines, of which test lines]}"
     per = {}
-    for f in sorted(site.glob('*.html')):
-        main = BeautifulSoup(f.read_text(encoding='utf-8'), 'html.parser').find('main', id='content')
-        if main is None: continue
+    for f, main in _pages(site):
         p = per.setdefault(f.name, [0, 0])
         for inp in main.select('.cell-input'):
             if closed(inp): continue
@@ -104,16 +108,9 @@ def visible_code(site: Path) -> dict:
 
 def public_members() -> list[tuple[str, str]]:
     "(class, member) for the public methods and properties of the package's public classes"
-    out = set()
-    for n in pkg.__all__:
-        o = getattr(pkg, n)
-        if not inspect.isclass(o) or issubclass(o, BaseException): continue
-        for klass in o.__mro__:
-            if klass is object or not klass.__module__.startswith('rankmetrics_nb'): continue
-            for m, v in vars(klass).items():
-                if m.startswith('_'): continue
-                if isinstance(v, (property, staticmethod, classmethod)) or inspect.isfunction(v): out.add((n, m))
-    return sorted(out)
+    from docs_showdoc import public_members as members   # the renderer's own rule for which members an entry lists
+    return sorted((n, m) for n in pkg.__all__ if inspect.isclass(o := getattr(pkg, n)) and not issubclass(o, BaseException)
+                  for m, _ in members(o))
 
 
 def report(site: Path) -> dict:
@@ -128,7 +125,7 @@ def report(site: Path) -> dict:
     tot, tst = sum(v[0] for v in per.values()), sum(v[1] for v in per.values())
     return dict(
         rows=len(rows), returns=len(returns), returns_undescribed=[n for n, r in returns if not r[2]], undescribed=[f'{n}:{r[0]}' for n, r in rows if not r[2]], untyped=[f'{n}:{r[0]}' for n, r in rows if not r[1]],
-        functions=funcs, no_entry=[n for n in pkg.__all__ if n not in E],
+        functions=funcs, classes=classes, no_entry=[n for n in pkg.__all__ if n not in E],
         no_returns=[n for n in funcs if not any(r[0] == 'Returns' for e in E.get(n, []) for r in e['rows'])],
         no_example=[n for n in funcs if not any(good_ex(e) for e in E.get(n, []))],
         classes_no_example=[n for n in classes if not any(good_ex(e) for e in E.get(n, []))],

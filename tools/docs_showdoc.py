@@ -49,16 +49,19 @@ def _default(v) -> str:
 _re_field = re.compile(r'^\s+(\w+)\s*:[^#\n]*#\s*(.+?)\s*$')
 
 
+def _home_module(name: str) -> str | None:
+    "The package module that exports `name` (from the package's `_modidx`), or None"
+    import importlib
+    try: d = importlib.import_module(f'{PACKAGE}._modidx').d
+    except ImportError: return None
+    return next((mod for mod, syms in d['syms'].items() if f'{mod}.{name}' in syms), None)
+
+
 def _exported_twin(cls):
     "The package's own class of the same name (show_doc runs on a copy the notebook's cell made, whose source is unknown)"
     import importlib
-    try:
-        from rankmetrics_nb._modidx import d
-    except ImportError: return None
-    for mod, syms in d['syms'].items():
-        if f'{mod}.{cls.__qualname__}' in syms:
-            return getattr(importlib.import_module(mod), cls.__qualname__, None)
-    return None
+    mod = _home_module(cls.__qualname__)
+    return None if mod is None else getattr(importlib.import_module(mod), cls.__qualname__, None)
 
 
 def _field_comments(cls) -> dict:
@@ -223,13 +226,6 @@ def members_markdown(cls, cls_name: str, level: int = 4) -> str:
     ms = [(m, v) for m, v in public_members(cls) if f'{cls_name}.{m}' not in EXPLICIT]
     if not ms or issubclass(cls, BaseException): return ''
     return '\n\n' + ''.join(_member_markdown(cls_name, m, v, level) for m, v in ms)
-
-
-def _home_module(name: str) -> str | None:
-    "The package module that exports `name` (from the package's `_modidx`), or None"
-    try: from rankmetrics_nb._modidx import d
-    except ImportError: return None
-    return next((mod for mod, syms in d['syms'].items() if f'{mod}.{name}' in syms), None)
 
 
 # neighbours in other modules, for names whose module exports no other public name (or whose closest kin live elsewhere)

@@ -15,7 +15,7 @@ from ..registry.conventions import apply_conventions, apply_empty, convention, e
 from .memory import PerQueryValues
 from ..metrics.dcg import gain_values
 from ..metrics.rank_correlation import ordered_pairs
-from ..metrics.batch import (_namespace, _known, _ratio, _kernel_block, _kernel_refusal, _host_kernels, _counted,
+from ..metrics.batch import (_namespace, _known, _ratio, _kernel_block, _kernel_refusal, _host_kernels, _counted, _TF_KIND,
                                           _xp_matrix, _KERNEL_TIES)
 
 
@@ -203,12 +203,9 @@ def _laid_out(S, L, valid, W, ties, depth, qids, queries)->Batch|SubtopicBatch:
     return b if L.ndim == 2 else _subtopic_batch(b, L, valid, rows, cols, pos, width, W)
 
 # %% ../../nbs/63_evaluator.batches.ipynb #48e076ce
-_TF_RULE = {'nDCG': 'gain', 'DCG': 'gain', 'P_IA': 'subtopic', 'alpha_DCG': 'subtopic', 'ARP': 'labels', 'OPA': 'pairs',
-            'PWA': 'one'}            # registry name -> what TF-Ranking's list weight reads; the others: label ≥ 1
-
 def _relevance(b, m:Measure)->np.ndarray:
     "(queries × judged) each valid item's relevance for TF-Ranking's rule: its gain, subtopic relevance, or label ≥ 1."
-    kind, p = _TF_RULE.get(m.name, 'relevant'), dict(m.params)
+    kind, p = _TF_KIND.get(m.name, 'relevant'), dict(m.params)
     if kind == 'subtopic': return b.ideal.any(axis=2).astype(np.float64)
     I = np.nan_to_num(b.ideal, nan=-np.inf)
     if kind == 'gain': return np.where(np.isinf(I), 0.0, gain_values(np.maximum(I, 0), p['gain'] if p.get('gains') is None else p['gains']))
@@ -217,7 +214,7 @@ def _relevance(b, m:Measure)->np.ndarray:
 # %% ../../nbs/63_evaluator.batches.ipynb #1894cfef
 def _rule_sums(b, m:Measure)->np.ndarray:
     "(queries × 3) per row: Σ w·r, Σ r, Σ w over its valid items (for 'labels' and 'pairs': the weight itself, and 1, 1)."
-    kind = _TF_RULE.get(m.name, 'relevant')
+    kind = _TF_KIND.get(m.name, 'relevant')
     W = b.ideal_weights if b.ideal_weights is not None else np.ones(b.ideal.shape[:2]) if b.ideal.ndim == 3 else (~np.isnan(b.ideal)).astype(np.float64)
     if kind == 'one': return np.ones((len(b), 3))
     if kind == 'pairs': return np.c_[ordered_pairs(b)[1], np.ones(len(b)), np.ones(len(b))]

@@ -192,6 +192,10 @@ def _first_chance(d:_Ranked, f):
     return xp.where(ok, r / xp.maximum(den, 1.0) * xp.exp(logs), 0.0)
 
 # %% ../../nbs/38_metrics.batch.ipynb #ca94833b
+def _cut(k:int|None, n:int)->int:
+    "The ranks a cutoff `k` reads of `n` (all for None): never past the end, which the array API standard leaves unspecified."
+    return n if k is None else min(k, n)
+
 def _row_sums(xp, x):
     """Row sums added rank by rank, left to right (as the last cumulative sum, column by column for a few ranks): the engine's
     sums in rank order, bit for bit on numpy."""
@@ -203,7 +207,7 @@ def _row_sums(xp, x):
 
 def _largest(xp, x, k:int):
     "Each row's `k` largest values, largest first."
-    return xp.flip(xp.sort(x, axis=1), axis=1)[:, :min(k, x.shape[1])]   # (a slice past the end is not in the standard)
+    return xp.flip(xp.sort(x, axis=1), axis=1)[:, :_cut(k, x.shape[1])]
 
 def _ideal_grades(xp, grades, k:int):
     """Each row's `k` largest grades above 0, largest first (0 after), counted from integer labels: rank r holds the largest
@@ -248,11 +252,11 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
         raise EvalInputError("gain 'exp' of a grade ≥ 1024 is not finite (2**grade - 1 is beyond the largest float); use gain='linear' or smaller grades")
     G = _grade_gains(xp, d.G, gain)
     if d.W is not None: G = G * d.W
-    width = G.shape[1] if k is None else min(k, G.shape[1])
+    width = _cut(k, G.shape[1])
     top = _group_mean(d, G)[:, :width]
     if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
     n = (d.L if d.grades is None else d.grades).shape[1]
-    wi = n if k is None else min(k, n)
+    wi = _cut(k, n)
     if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and (I := _ideal_grades(xp, d.grades, wi)) is not None:
         I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
         w = _discounts(xp, max(width, wi), p['discount'], p['base'])
@@ -262,7 +266,7 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
         I = I if d.IW is None else I * d.IW
     else: I = G if p['ideal'] == 'returned' else G[:, :width]
     I = I if isinstance(gain, str) and d.IW is None else xp.where(I > 0, I, 0.0)      # a named gain is ≥ 0; the ideal keeps the positive ones
-    I = _largest(xp, I, I.shape[1] if k is None else min(k, I.shape[1]))
+    I = _largest(xp, I, _cut(k, I.shape[1]))
     w = _discounts(xp, max(width, I.shape[1]), p['discount'], p['base'])
     return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:I.shape[1]]))
 
@@ -280,7 +284,7 @@ def _n_relevant(d:_Ranked, p:dict):
 
 def _found(d:_Ranked, h, k):
     "Relevant items in the top k (ties='expected': the expected number)."
-    return d.xp.sum(_group_mean(d, _f(d.xp, h))[:, :h.shape[1] if k is None else min(k, h.shape[1])], axis=1)
+    return d.xp.sum(_group_mean(d, _f(d.xp, h))[:, :_cut(k, h.shape[1])], axis=1)
 
 # %% ../../nbs/38_metrics.batch.ipynb #9cd552ae
 def _k_precision(d:_Ranked, k, p:dict):
@@ -295,7 +299,7 @@ def _k_success(d:_Ranked, k, p:dict):
         raise EvalInputError("Success with ties='expected' on tied scores is a chance over the orders of a tie group: "
                              "it is computed on numpy arrays only (engine path)")
     h = d.G >= p['rel']
-    return d.xp.astype(d.xp.any(h[:, :h.shape[1] if k is None else min(k, h.shape[1])], axis=1), d.xp.float64)
+    return d.xp.astype(d.xp.any(h[:, :_cut(k, h.shape[1])], axis=1), d.xp.float64)
 
 def _k_fall_out(d:_Ranked, k, p:dict):
     "FallOut@k: the ranked non-relevant items (grade < rel) in the top k over all of the list's ranked non-relevant items."
@@ -317,7 +321,7 @@ def _k_f(d:_Ranked, k, p:dict):
 def _k_ap(d:_Ranked, k, p:dict):
     "AP@k: the precision at each relevant item of the top k (times its weight), added in rank order, over the denominator."
     xp, h = d.xp, _hits(d, p)
-    width = h.shape[1] if k is None else min(k, h.shape[1])
+    width = _cut(k, h.shape[1])
     R = _n_relevant(d, p)
     if d.W is not None:
         if p['denominator'] == 'min_n_rel_k' or d.groups is not None:
@@ -354,7 +358,7 @@ def _k_rr(d:_Ranked, k, p:dict):
     else:
         top = xp.max(xp.where(xp.isnan(d.L), -xp.inf, d.L), axis=1)[:, None] if d.L.shape[1] else xp.full((d.L.shape[0], 1), -xp.inf)
         t = (G == top) & (top >= p['rel'])
-    width = t.shape[1] if k is None else min(k, t.shape[1])
+    width = _cut(k, t.shape[1])
     return xp.sum(_first_chance(d, t)[:, :width] / d.ranks[:width], axis=1) if d.groups is not None else _first_inverse(xp, t[:, :width])
 
 def _first_inverse(xp, t):
@@ -374,7 +378,7 @@ def _k_err(d:_Ranked, k, p:dict):
     above = p['max_grade'] != 'query' and _known(xp.any(L0 > t))
     if above:
         raise EvalInputError(f"a grade is above max_grade={t:g} (the largest: {float(xp.max(L0)):g}); max_grade is the top grade of the judging scale")
-    width = d.G.shape[1] if k is None else min(k, d.G.shape[1])
+    width = _cut(k, d.G.shape[1])
     g = xp.where(d.G[:, :width] > 0, d.G[:, :width], 0.0)                 # NaN and negative grades: R = 0
     e2 = xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x)
     top, floor = e2(g - t), e2(-t + xp.zeros_like(g))
@@ -394,7 +398,7 @@ def _k_arp(d:_Ranked, k, p:dict):
 def _k_pwa(d:_Ranked, k, p:dict):
     "PWA@k: the labels of the top k (ties='expected': each group's mean) averaged with weights 1/r over the ranks holding an item."
     xp = d.xp
-    width = d.G.shape[1] if k is None else min(k, d.G.shape[1])
+    width = _cut(k, d.G.shape[1])
     L = _group_mean(d, xp.where(xp.isnan(d.G), 0.0, d.G))[:, :width]
     inv = xp.where(xp.isnan(d.G[:, :width]), 0.0, 1 / d.ranks[:width])
     return _ratio(xp, _row_sums(xp, L * inv), _row_sums(xp, inv))
@@ -446,7 +450,9 @@ def _empty_values(xp, V:list, policies:list, d:_Ranked, keys:list, ids, parsed:l
     return out
 
 # %% ../../nbs/38_metrics.batch.ipynb #fef515ce
-_TF_KIND = {'nDCG': 'gain', 'DCG': 'gain', 'ARP': 'labels', 'OPA': 'pairs', 'PWA': 'one'}   # what TF-Ranking's list weight reads; the others: label ≥ 1
+_TF_KIND = {'nDCG': 'gain', 'DCG': 'gain', 'P_IA': 'subtopic', 'alpha_DCG': 'subtopic', 'ARP': 'labels', 'OPA': 'pairs', 'PWA': 'one'}
+# registry name -> what TF-Ranking's list weight reads (the others: label ≥ 1), for the host's rule (evaluator.batches) and the kernels'
+# (subtopic labels stay on the host)
 
 def _tf_rule_sums(d:_Ranked, m)->tuple:
     """(Σ w·r, Σ r, Σ w) of each row for TF-Ranking's list weight of the measure `m`, in the namespace: r is each valid item's
@@ -470,7 +476,9 @@ def _tf_list_weights(xp, # the array namespace
                     r:object, # (rows,) Σ r
                     w:object, # (rows,) Σ w
                    )->object: # (rows,) each row's weight in the mean
-    "TF-Ranking's list weights in the namespace `xp`: Σw·r/Σr; without relevance the mean of the others' (1 if none); 0 where the weights sum to 0."
+    """TF-Ranking's list weights in the namespace `xp`: Σw·r/Σr; without relevance the mean of the others' (1 if none); 0 where the
+    weights sum to 0. `evaluator.batches.tf_ranking_list_weights` is the host's twin: it sums only the lists that have a weight
+    (boolean indexing, which `jax.jit` cannot trace), so its mean keeps the bits of the host path; here it is to 1e-12."""
     has = (w > 0) & (r > 0)
     own = xp.where(r > 0, wr / xp.where(r > 0, r, 1.0), 0.0)
     n = xp.sum(xp.astype(has, xp.float64))
