@@ -180,6 +180,16 @@ def joined(monkeypatch, s, l, names, **kw):
         mp.setattr(B, '_host_kernels', lambda *a: False)
         return evaluate_batch(s, l, names, **kw)
 
+@pytest.mark.parametrize('seed', range(3))
+@pytest.mark.parametrize('empty', ['neg', 'pos', 'skip'])
+def test_empty_policies_of_the_kernels_are_the_joins(monkeypatch, seed, empty):
+    "The kernels' empty-query rule (FallOut's case too) gives the join's values (registry.conventions.apply_empty) bit for bit."
+    s, l, m, _ = batch(seed)
+    names = ['nDCG@3', 'AP', 'RR', 'P@2', 'FallOut@3', 'FallOut', 'Success@2']
+    ours = evaluate_batch(s, l, names, mask=m, empty=empty)
+    ref = joined(monkeypatch, s, l, names, mask=m, empty=empty)
+    assert np.array_equal(ours.values, ref.values, equal_nan=True) and np.array_equal(ours.list_weights, ref.list_weights)
+
 def cascade_names(ties, tied=True):
     "ERR and Success under ties='expected' average over tie orders on the host only."
     return [n for n in CASCADE if not (ties == 'expected' and tied and n.startswith(('ERR', 'Success')))]
