@@ -13,9 +13,9 @@ from .ids import decode_ids, long_ids_of, remember_long_ids
 
 # %% auto #0
 __all__ = ['Ranking', 'plural', 'preview', 'evaluated_report', 'Batch', 'TieGroups', 'tie_groups', 'refuse_expected',
-           'judged_only', 'item_weights', 'positive_only', 'SubtopicBatch', 'label_matrix', 'judged_cells',
-           'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio', 'nonzero_cells',
-           'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
+           'judged_only', 'item_weights', 'positive_only', 'SubtopicBatch', 'array_library', 'label_matrix',
+           'judged_cells', 'cells_or_matrix', 'top_k', 'as_result', 'per_query', 'check_n_rel', 'safe_ratio',
+           'nonzero_cells', 'hit_cells', 'sum_in_rank_order', 'Mean', 'query_mean', 'same_setting', 'apply_preset']
 
 # %% ../../nbs/12_engine.kit.ipynb #2133632e
 @dataclass(eq=False)
@@ -334,11 +334,38 @@ class SubtopicBatch:
         Q, D, S = self.judgements.shape
         return f"SubtopicBatch({Q} queries × depth {D} × {S} subtopics, ties={self.ties!r})"
 
+# %% ../../nbs/12_engine.kit.ipynb #db8ee89e
+_HOST_LIBRARIES = ('numpy', 'builtins', 'rankmetrics_nb', 'pandas')
+
+def array_library(x:object, # anything a metric may be given: a list, a numpy array, a `Batch`, a tensor
+                 )->str|None: # the library's name ('torch', 'jax', 'cupy', 'array_api_strict', ...), or None for host data
+    """The name of the array library `x` belongs to when it is not numpy (nor a list, a number or a `Batch`): the arrays
+    that a metric computes on in their own library, or refuses, rather than copy them to the host unasked."""
+    top = type(x).__module__.partition('.')[0]
+    if top in _HOST_LIBRARIES or isinstance(x, np.ndarray): return None
+    if hasattr(x, '__array_namespace__') or top in ('torch', 'jax', 'jaxlib', 'cupy', 'dask', 'mlx', 'tensorflow'): return top
+    return None
+
+# %% ../../nbs/12_engine.kit.ipynb #a8cf6fd3
+def _not_on_host(lib:str)->str:
+    "Why a metric without a batch kernel refuses an array of the library `lib`, and how to copy it on purpose."
+    return (f"labels is an array of {lib}, and this metric computes on numpy arrays only: it copies nothing to the host unasked. "
+            "Copy it on purpose (numpy.asarray(labels), after .cpu() for a GPU tensor), or use a metric that runs in the "
+            "array's own library: precision, recall, f_measure, success, fall_out, reciprocal_rank, average_precision, "
+            "dcg, ndcg, pwa, err, average_relevance_position, ordered_pair_accuracy")
+
+def _mean_on_host(labels, name:str, per_list:str)->None:
+    "Refuse an array of another library in a mean function (`name`), whose `Mean` carries counts on the host: `per_list` computes in the array's library."
+    if (lib := array_library(labels)) is not None:
+        raise EvalInputError(f"{name} returns a Mean with its counts, on the host, and labels is an array of {lib}: take the mean in that "
+                             f"library ({per_list}(labels).mean(), which stays on its device), or copy the labels on purpose (numpy.asarray)")
+
 # %% ../../nbs/12_engine.kit.ipynb #cbf2ec24
 def label_matrix(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                 )->tuple: # (matrix, single): the (queries × ranks) float grades, and whether `labels` was one list
     "The grades as a float (queries × ranks) matrix, and whether `labels` was a single list."
     if isinstance(labels, Batch): return labels.grades, False
+    if (lib := array_library(labels)) is not None: raise EvalInputError(_not_on_host(lib))
     try: m = np.asarray(labels, dtype=np.float64)
     except (TypeError, ValueError) as e:
         raise EvalInputError(f"labels must be numbers in rank order (a list, or a 2-D array padded with NaN); {e}") from None

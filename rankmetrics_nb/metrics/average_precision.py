@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from ..engine.checks import EvalInputError, check_k, check_rel, check_choice
 from ..engine.kit import (Batch, Mean, check_n_rel, cells_or_matrix, as_result, query_mean, safe_ratio,
                                        sum_in_rank_order, hit_cells, tie_groups, item_weights)
+from ..engine.kit import array_library, _mean_on_host
+from .batch import _listwise
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -79,6 +81,8 @@ def _weighted_ap(labels, rows:np.ndarray, cols:np.ndarray, n:int, k, W:np.ndarra
     return safe_ratio(_precision_sum(rows[top], cols[top], n, w[top]), D)
 
 # %% ../../nbs/32_metrics.average_precision.ipynb #1ef75e49
+_WEIGHED_R = "n_rel counts documents; weighted AP divides by their weight: leave n_rel=None"
+
 def average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
                       k:int=None, # the cutoff, for AP@k; None for the whole list
                       *, n_rel:int|Sequence|None=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
@@ -87,11 +91,12 @@ def average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: 
                       weights:Sequence|np.ndarray|None=None, # each document's weight, shaped like the labels, scaling its precision term (TF-Ranking); None: a batch's own, else 1
                      )->float|np.ndarray: # AP@k, in [0, 1]: a float for one list, else one value per query
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
-    cells, m, (n, _), single = cells_or_matrix(labels)              # a batch's judged cells, or the label matrix
     denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
+    if weights is not None and n_rel is not None: raise EvalInputError(_WEIGHED_R)
+    if array_library(labels): return _listwise('AP', labels, k, dict(rel=rel, denominator=denominator), weights=weights, n_rel=n_rel)
+    cells, m, (n, _), single = cells_or_matrix(labels)              # a batch's judged cells, or the label matrix
     rows, cols = hit_cells(cells, m, rel)
     if (W := item_weights(labels, weights, None if weights is None else ~np.isnan(m))) is not None:
-        if n_rel is not None: raise EvalInputError("n_rel counts documents; weighted AP divides by their weight: leave n_rel=None")
         return as_result(_weighted_ap(labels, rows, cols, n, k, W, rel, denominator), single)
     R = _relevant_total(labels, np.bincount(rows, minlength=n), n_rel, rel)
     if k is not None: rows, cols = rows[cols < k], cols[cols < k]
@@ -113,4 +118,5 @@ def mean_average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank or
                            denominator:str='n_rel', # "n_rel", "retrieved" or "min_n_rel_k", as in `average_precision`
                           )->Mean: # the mean over all queries (each counted, 0 when it has no relevant document)
     "MAP (or MAP@k): the mean of `average_precision` over the queries."
+    _mean_on_host(labels, 'mean_average_precision', 'average_precision')
     return query_mean(np.atleast_1d(average_precision(labels, n_rel=n_rel, k=k, rel=rel, denominator=denominator)))

@@ -8,6 +8,7 @@ import functools
 import numpy as np
 from dataclasses import dataclass
 from ..engine.checks import EvalInputError
+from ..engine.kit import array_library
 
 # %% auto #0
 __all__ = []
@@ -97,6 +98,8 @@ class _Ranked:
     grades: object = None # (q × n) labels of an integer type as given, 0 where not valid (the ideal ranking counted, not sorted); else None
     groups: object = None # ties='expected' with tied items: (q × width × width) whether two ranks share a tie group; else None
     poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
+    n_rel: object = None # (q,) R, the relevant items of each row, where the caller gives it (a single-list metric's n_rel); else counted
+    n_nonrel: object = None # (q,) the non-relevant items of each row, where the caller gives it (fall_out's n_nonrel); else counted
 
     @functools.cached_property
     def L(self): return self.L_of()
@@ -246,23 +249,26 @@ def _discounts(xp, n:int, discount:str, base)->object:
 
 # %% ../../nbs/38_metrics.batch.ipynb #06349f5f
 def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
-    "DCG@k (nDCG@k with `normalise`) of every row: the gains (times the item weights; ties='expected': each group's mean) times the discounts."
-    xp, gain = d.xp, p['gain'] if p.get('gains') is None else p['gains']
+    """DCG@k (nDCG@k with `normalise`) of every row: the gains (times the item weights; ties='expected': each group's mean) times
+    the discounts; with a `rel` (the single-list functions'), grades below it gain 0."""
+    xp, gain, rel = d.xp, p['gain'] if p.get('gains') is None else p['gains'], p.get('rel')
     if gain == 'exp' and _known(xp.any(d.L >= 1024)):
         raise EvalInputError("gain 'exp' of a grade ≥ 1024 is not finite (2**grade - 1 is beyond the largest float); use gain='linear' or smaller grades")
     G = _grade_gains(xp, d.G, gain)
+    if rel is not None: G = xp.where(d.G >= rel, G, 0.0)
     if d.W is not None: G = G * d.W
     width = _cut(k, G.shape[1])
     top = _group_mean(d, G)[:, :width]
     if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
     n = (d.L if d.grades is None else d.grades).shape[1]
     wi = _cut(k, n)
-    if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and (I := _ideal_grades(xp, d.grades, wi)) is not None:
+    if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and rel is None and (I := _ideal_grades(xp, d.grades, wi)) is not None:
         I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
         w = _discounts(xp, max(width, wi), p['discount'], p['base'])
         return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:wi]))
     if p['ideal'] == 'judged':
         I = _grade_gains(xp, d.L, gain)
+        I = I if rel is None else xp.where(d.L >= rel, I, 0.0)
         I = I if d.IW is None else I * d.IW
     else: I = G if p['ideal'] == 'returned' else G[:, :width]
     I = I if isinstance(gain, str) and d.IW is None else xp.where(I > 0, I, 0.0)      # a named gain is ≥ 0; the ideal keeps the positive ones
@@ -277,8 +283,9 @@ def _hits(d:_Ranked, p:dict):
     return h & ~(d.S <= 0) if p.get('nonpositive') == 'not_retrieved' else h
 
 def _n_relevant(d:_Ranked, p:dict):
-    "R per row: the valid items of grade ≥ rel (n_rel='listed': the ranked ones)."
+    "R per row: the valid items of grade ≥ rel (n_rel='listed': the ranked ones), or the count the caller gave."
     xp = d.xp
+    if d.n_rel is not None: return d.n_rel
     src = d.G if p.get('n_rel') == 'listed' else d.L
     return xp.sum(_f(xp, src >= p['rel']), axis=1)
 
@@ -304,7 +311,7 @@ def _k_success(d:_Ranked, k, p:dict):
 def _k_fall_out(d:_Ranked, k, p:dict):
     "FallOut@k: the ranked non-relevant items (grade < rel) in the top k over all of the list's ranked non-relevant items."
     miss = d.G < p['rel']                                                 # NaN padding compares False
-    return _ratio(d.xp, _found(d, miss, k), d.xp.sum(_f(d.xp, miss), axis=1))
+    return _ratio(d.xp, _found(d, miss, k), d.xp.sum(_f(d.xp, miss), axis=1) if d.n_nonrel is None else d.n_nonrel)
 
 def _k_recall(d:_Ranked, k, p:dict):
     "R@k: relevant items in the top k over R."
@@ -528,3 +535,94 @@ def _xp_matrix(xp, x, name:str, shape:tuple=None, axes:tuple=(1, 2)):
     if name == 'scores' and xp.isdtype(a.dtype, 'bool'): raise EvalInputError("scores must be numbers, not booleans: a model's scores rank the items")
     if shape is not None and tuple(a.shape[:2]) != shape: raise EvalInputError(f"{name} must have shape {shape} (queries × candidates); got {tuple(a.shape)}")
     return a
+
+# %% ../../nbs/38_metrics.batch.ipynb #23cd5d1d
+def _list_namespace(labels, *others):
+    "The array namespace of a single-list metric's arrays (labels of another library than numpy), or a clear error."
+    xp = _namespace(labels, *others)
+    if xp is None:
+        raise EvalInputError(f"labels is an array of {array_library(labels)}: computing on it in its own library needs array-api-compat "
+                             "(pip install 'rankmetrics_nb[array]'); or copy it to the host on purpose, numpy.asarray(labels)")
+    return xp
+
+# %% ../../nbs/38_metrics.batch.ipynb #10750de8
+def _list_ranked(xp, labels, weights=None, scores=None, ideal=None, max_grade:float|None=None)->tuple:
+    """(The `_Ranked` of a rank-ordered label matrix in the namespace `xp`, whether it was one list): the rows as given, rank 1
+    first, NaN after each list's end, checked as `engine.kit.label_matrix` checks a numpy one. `ideal`: each row's judged
+    grades, the ideal ranking's source (else the list itself); `scores`: the items' scores (else falling with the rank)."""
+    one = xp.asarray(labels).ndim == 1
+    G = xp.astype(_xp_matrix(xp, labels, 'labels'), xp.float64)
+    gap = xp.isnan(G)
+    poison = [_refuse(xp, xp.isinf(G), lambda r, c: f"labels must be finite grades; found {float(G[r, c])} in row {r}, rank {c + 1}"),
+              _refuse(xp, gap[:, :-1] & ~gap[:, 1:], lambda r, c: f"labels row {r}: NaN at rank {c + 1} is followed by a grade; "
+                      "NaN may only pad the end of a list")]
+    W, S, L = None, None, G
+    if weights is not None:
+        W = xp.astype(_xp_matrix(xp, weights, 'weights', shape=tuple(G.shape)), xp.float64)
+        poison.append(_refuse(xp, ~gap & ~(xp.isfinite(W) & (W >= 0)), lambda r, c: f"weights must be finite numbers ≥ 0; got {float(W[r, c])} at row {r}, rank {c + 1}"))
+        W = xp.where(gap, 0.0, W)
+    if scores is not None:
+        S = xp.astype(_xp_matrix(xp, scores, 'scores', shape=tuple(G.shape)), xp.float64)
+        poison.append(_refuse(xp, ~gap & ~xp.isfinite(S), lambda r, c: f"scores must be finite numbers; got {float(S[r, c])} at row {r}, rank {c + 1}"))
+    else: S = -xp.astype(xp.zeros(G.shape, dtype=xp.int64) + xp.arange(G.shape[1]), xp.float64)   # falling with the rank
+    if ideal is not None:
+        L = xp.astype(_xp_matrix(xp, ideal, 'ideal'), xp.float64)
+        if L.shape[0] != G.shape[0]: raise EvalInputError(f"ideal must hold one row of judged grades per query ({G.shape[0]} rows); got shape {tuple(L.shape)}")
+        poison.append(_refuse(xp, xp.isinf(L), lambda r, c: "ideal must hold finite grades (NaN for padding); found an infinite value"))
+    if max_grade is not None:
+        for what, X in (('labels', G), ('ideal', L)):
+            poison.append(_refuse(xp, X > max_grade, lambda r, c: f"{what} row {r} has grade {float(X[r, c]):g}, above max_grade={max_grade:g}"))
+    d = _Ranked(xp, G, S, W, xp.astype(xp.count_nonzero(~gap, axis=1), xp.int64), lambda: L, W if ideal is None else None,
+                has=xp.any(~gap, axis=1))
+    d.poison = _joined(xp, poison)
+    return d, one
+
+def _joined(xp, rows:list):
+    "The union of the rows to poison (None: none)."
+    rows = [r for r in rows if r is not None]
+    return functools.reduce(lambda a, b: a | b, rows) if rows else None
+
+# %% ../../nbs/38_metrics.batch.ipynb #9b3a8b93
+def _list_counts(xp, x, listed, name:str, what:str='relevant')->tuple:
+    """(`x`, one count or one per row, as a (q,) float64 array in the namespace, the rows to poison): whole numbers ≥ 0, none
+    below the `listed` ones (per row): `engine.kit.check_n_rel`'s rule."""
+    try: a = xp.asarray(x, dtype=xp.float64) if array_library(x) else xp.asarray(np.asarray(x, dtype=np.float64).tolist(), dtype=xp.float64)
+    except (TypeError, ValueError): raise EvalInputError(f"{name} must be a number of {what} documents, or one per query; got {x!r}") from None
+    a = a + xp.zeros(listed.shape, dtype=xp.float64) if a.ndim == 0 else a
+    if tuple(a.shape) != tuple(listed.shape):
+        raise EvalInputError(f"{name} must be one count, or one per query ({listed.shape[0]}); got shape {tuple(a.shape)}")
+    col = xp.reshape(a, (-1, 1))
+    bad = _refuse(xp, ~xp.isfinite(col) | (col < 0) | (col != xp.round(col)), lambda r, c: f"{name} must be whole numbers ≥ 0; got {float(a[r]):g} for query row {r}")
+    short = _refuse(xp, xp.reshape(a < listed, (-1, 1)), lambda r, c: f"{name} ({float(a[r]):g}) is smaller than the {int(listed[r])} {what} "
+                    f"documents in labels row {r}; {name} counts all {what} documents of the query, retrieved or not")
+    return a, _joined(xp, [bad, short])
+
+# %% ../../nbs/38_metrics.batch.ipynb #d64c9a7d
+def _listwise(name:str, # the measure: a key of `_KERNELS`
+              labels, # grades in rank order, NaN padded: an array of another library than numpy (one list, or one per row)
+              k, # the checked cutoff, None for the whole list; nDCG: a list of them gives one column each
+              p:dict, # the kernel's parameters
+              *, weights=None, scores=None, ideal=None, max_grade:float|None=None, # as `_list_ranked` reads them
+              n_rel=None, n_nonrel=None, # the counts the caller gives: R per row, the non-relevant items per row
+             )->object: # a 0-d array for one list, else one value per row (nDCG with a list of cutoffs: one column each)
+    "A single-list metric of an array of another library, by its batch kernel, in that library and on its device."
+    xp = _list_namespace(labels, weights, scores, ideal)
+    d, one = _list_ranked(xp, labels, weights, scores, ideal, max_grade)
+    rel, extra = p.get('rel', 1), [d.poison]
+    if n_rel is not None:
+        d.n_rel, bad = _list_counts(xp, n_rel, xp.sum(_f(xp, d.G >= rel), axis=1), 'n_rel'); extra.append(bad)
+    if n_nonrel is not None:
+        d.n_nonrel, bad = _list_counts(xp, n_nonrel, xp.sum(_f(xp, d.G < rel), axis=1), 'n_nonrel', 'non-relevant'); extra.append(bad)
+    ks = k if isinstance(k, list) else [k]
+    V = [_KERNELS[name](d, x, p) for x in ks]
+    if name == 'nDCG' and ideal is not None: extra += [_above_ideal(d, v, x, p) for v, x in zip(V, ks)]
+    v, poison = xp.stack(V, axis=1) if isinstance(k, list) else V[0], _joined(xp, extra)
+    if poison is not None: v = xp.where(xp.reshape(poison, (-1, 1)) if v.ndim == 2 else poison, xp.nan, v)
+    return v[0, ...] if one else v
+
+def _above_ideal(d:_Ranked, v, k, p:dict):
+    "nDCG with the judged grades given: refuse (or poison) a row whose list scores above its ideal, which then lacks some of its grades."
+    xp = d.xp
+    above = (v > 1 + 1e-9) | ((v == 0) & (_k_dcg(d, k, p) > 0))
+    return _refuse(xp, xp.reshape(above, (-1, 1)), lambda r, c: f"labels row {r} scores above its ideal (nDCG {float(v[r]):g}): ideal must "
+                   "hold all of the query's judged grades, those of the ranked documents included")

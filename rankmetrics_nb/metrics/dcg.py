@@ -10,6 +10,8 @@ from ..engine.checks import EvalInputError, check_k, is_real
 from ..engine.kit import (Batch, top_k, as_result, apply_preset, same_setting, tie_groups,
                                        sum_in_rank_order, nonzero_cells, cells_or_matrix, item_weights, label_matrix,
                                        safe_ratio)
+from ..engine.kit import array_library
+from .batch import _listwise
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'DCG_PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'pwa', 'gain_values',
@@ -276,6 +278,17 @@ def _ideal_weights(labels, weights, source)->np.ndarray|None:
     raise EvalInputError("weighted nDCG with judged grades as its ideal needs those documents' weights: pass a Batch from "
                          "evaluate_batch (which carries them), or ideal='returned'")
 
+# %% ../../nbs/33_metrics.dcg.ipynb #99a8b1cc
+def _kernel_conventions(s:dict, # the conventions in force (`_settings`), checked
+                        base:float|None, # the checked base of discount='jk'
+                        rel:float|None, # the checked threshold
+                       )->dict: # the batch kernel's parameters
+    "The conventions as the batch kernel reads them, for an array of another library: a callable gain or discount is refused there."
+    if callable(s['gain']) and not isinstance(s['gain'], (str, Mapping)) or callable(s['discount']) and not isinstance(s['discount'], str):
+        raise EvalInputError("a callable gain or discount runs on numpy arrays only: on an array of another library use a named gain "
+                             "or a {grade: gain} mapping and discount 'log2' or 'jk', or copy the labels on purpose (numpy.asarray)")
+    return dict(gain=s['gain'], gains=None, discount=s['discount'], base=base, rel=rel)
+
 # %% ../../nbs/33_metrics.dcg.ipynb #7bb2a369
 def dcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff; None for the whole list
@@ -291,6 +304,7 @@ def dcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-pa
     s = _settings(preset, gain=gain, discount=discount, base=base, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
+    if array_library(labels): return _listwise('DCG', labels, k, _kernel_conventions(s, base, rel), weights=weights, max_grade=max_grade)
     m, shape, single, cells = _scored_cells(labels, s['gain'], rel, max_grade)
     cells = _weighed(labels, m, cells, weights)
     return as_result(_top_sum(labels, m, shape, cells, k, _weights(_width(shape, k), s['discount'], base)), single)
@@ -354,6 +368,15 @@ def _cutoff_list(k)->tuple:
     if not k: raise EvalInputError("k must be a cutoff, None, or a non-empty list of cutoffs; got an empty list")
     return [check_k(x) for x in k], True
 
+# %% ../../nbs/33_metrics.dcg.ipynb #5bdb7c21
+def _ndcg_in_namespace(labels, k, s:dict, base, rel, max_grade, weights):
+    "nDCG of an array of another library (`ndcg`'s checked arguments), by the batch kernel: the ideal from the list, or from the judged grades given."
+    source = 'returned' if s['ideal'] is None else s['ideal']
+    if isinstance(source, str): _ideal_grades(labels, 0, source, True)          # its checks: a known name, 'judged' only from a Batch
+    elif weights is not None: _ideal_weights(labels, weights, source)          # weights with judged grades: refused
+    p = _kernel_conventions(s, base, rel) | dict(ideal=source if isinstance(source, str) else 'judged')
+    return _listwise('nDCG', labels, k, p, weights=weights, ideal=None if isinstance(source, str) else source, max_grade=max_grade)
+
 # %% ../../nbs/33_metrics.dcg.ipynb #c72cabb3
 def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
          k:int|list|None=None, # the cutoff; None for the whole list; a list of cutoffs gives one column each
@@ -370,6 +393,7 @@ def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-p
     s = _settings(preset, gain=gain, discount=discount, base=base, ideal=ideal, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); ks, many = _cutoff_list(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
+    if array_library(labels): return _ndcg_in_namespace(labels, ks if many else ks[0], s, base, rel, max_grade, weights)
     conv = (s['gain'], rel, max_grade)
     m, shape, single, cells = _scored_cells(labels, *conv)
     cells = _weighed(labels, m, cells, weights)
@@ -390,6 +414,7 @@ def pwa(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-pa
         k:int=None, # the cutoff n; None for the whole list
        )->float|np.ndarray: # a float for one list, else one value per query
     "PWA@k: the labels of the top k averaged with weights 1/r, over the ranks that hold a document (0 for an empty list)."
+    if array_library(labels): return _listwise('PWA', labels, check_k(k), {})
     m, single = label_matrix(labels)
     L = _tie_mean(labels, np.nan_to_num(m))[:, :check_k(k)]          # ties='expected': each group's mean label
     inv = np.where(np.isnan(top_k(m, k)), 0.0, 1 / np.arange(1, L.shape[1] + 1))

@@ -5,9 +5,11 @@
 # %% ../../nbs/34_metrics.err.ipynb #886daeb1
 from __future__ import annotations
 import numpy as np
-from ..engine.checks import EvalInputError, check_choice
+from ..engine.checks import EvalInputError, check_choice, check_k, is_real
 from ..engine.kit import (Batch, Mean, label_matrix, top_k, per_query, as_result, query_mean, apply_preset,
                                        sum_in_rank_order, tie_groups, refuse_expected)
+from ..engine.kit import array_library, _mean_on_host
+from .batch import _listwise
 
 # %% auto #0
 __all__ = ['ERR_PRESETS', 'cascade_probabilities', 'cascade_stop_probabilities', 'err', 'mean_err', 'simulate_cascade']
@@ -141,6 +143,15 @@ def cascade_stop_probabilities(labels:list|np.ndarray|Batch, # grades in rank or
     P = np.where(np.isnan(m), np.nan, R * _reach(read_on) if g is None else _expected_stops(g, R, read_on))
     return P[0] if single else P
 
+# %% ../../nbs/34_metrics.err.ipynb #5faf9d37
+def _one_max_grade(max_grade)->float|str:
+    "The one g_max of an array of another library, checked: a positive number or 'query' (one per query is read on the host)."
+    if max_grade is None: raise EvalInputError(_NEED_MAX)
+    if isinstance(max_grade, str) and max_grade == 'query': return max_grade
+    if not is_real(max_grade) or not np.isfinite(max_grade) or max_grade <= 0:
+        raise EvalInputError(f"max_grade of an array of another library must be one positive number or 'query'; got {max_grade!r}")
+    return float(max_grade)
+
 # %% ../../nbs/34_metrics.err.ipynb #052edd43
 def err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
         k:int=None, # the cutoff, for ERR@k; None for the whole list
@@ -148,8 +159,9 @@ def err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-pa
         preset:str=None, # a key of `ERR_PRESETS` ("gdeval", "rankeval"), or None
        )->float|np.ndarray: # a float for one list, else one value per query
     r"ERR@k $= \sum_{r \le k} P_r / r$: the expected reciprocal rank at which a cascade user stops (0 if never)."
-    m, single = label_matrix(labels)
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
+    if array_library(labels): return _listwise('ERR', labels, check_k(k), dict(max_grade=_one_max_grade(max_grade)))
+    m, single = label_matrix(labels)
     g = tie_groups(labels)
     if g is not None: P = top_k(_expected_stops(g, *_stop_and_read_on(m, _max_grades(labels, m, max_grade))), k)
     else:
@@ -171,6 +183,7 @@ def mean_err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a N
              no_relevant:str=None, # queries without a grade above 0: "count" (as 0; the default) or "skip" (gdeval)
             )->Mean: # the mean over the counted queries
     "The mean of `err` over queries, counting or skipping those without a grade above 0."
+    _mean_on_host(labels, 'mean_err', 'err')
     p = _apply_preset(preset, max_grade=max_grade, no_relevant=no_relevant)
     mode = 'count' if p['no_relevant'] is None else p['no_relevant']
     check_choice(mode, 'no_relevant', _NO_RELEVANT)

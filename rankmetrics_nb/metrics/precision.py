@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from ..engine.checks import EvalInputError, check_k, check_number, check_rel
 from ..engine.kit import (Batch, label_matrix, check_n_rel, as_result, safe_ratio, tie_groups,
                                        judged_cells, hit_cells, sum_in_rank_order)
+from ..engine.kit import array_library
+from .batch import _listwise
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision',
@@ -43,11 +45,15 @@ def _hits_within(hits:tuple, # (rows, ranks from 0) from `_listed_hits`
 # %% ../../nbs/30_metrics.precision.ipynb #115e229a
 def _n_rel(labels, n_rel, listed:np.ndarray, rel, single:bool)->np.ndarray:
     "The relevant documents of each query: `n_rel` checked against the `listed` ones (per row), or the batch's count when `n_rel` is None."
+    if n_rel is None and isinstance(labels, Batch): return labels.n_rel_at(rel).astype(np.float64)
+    return check_n_rel(_given_n_rel(n_rel), listed)
+
+def _given_n_rel(n_rel):
+    "`n_rel`, which a list of labels needs (a clear error for None)."
     if n_rel is None:
-        if isinstance(labels, Batch): return labels.n_rel_at(rel).astype(np.float64)
         raise EvalInputError("n_rel is required for a list of labels: the number of relevant documents of the query, "
                              "retrieved or not (only a Batch from `join` knows it)")
-    return check_n_rel(n_rel, listed)
+    return n_rel
 
 # %% ../../nbs/30_metrics.precision.ipynb #dbd1ea4b
 def _chance(labels, hit:np.ndarray)->np.ndarray:
@@ -68,6 +74,7 @@ def precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list
               adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
              )->float|np.ndarray: # P@k: a float for one list, else one value per query, in [0, 1]
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
+    if array_library(labels): return _listwise('P', labels, check_k(k), dict(rel=check_rel(rel), adaptive_k=bool(adaptive_k)))
     hits = _listed_hits(labels, rel)
     m, hit, single = _relevance(labels, rel) if hits is None else (None, None, False)
     k = check_k(k)
@@ -84,6 +91,7 @@ def recall(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a
            rel:float=1, # the lowest grade that counts as relevant (> 0)
           )->float|np.ndarray: # R@k: a float for one list, else one value per query, in [0, 1]
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
+    if array_library(labels): return _listwise('R', labels, check_k(k), dict(rel=check_rel(rel)), n_rel=_given_n_rel(n_rel))
     if (hits := _listed_hits(labels, rel)) is not None:
         n, k = len(labels), check_k(k)
         return safe_ratio(_hits_within(hits, n, k), _n_rel(labels, n_rel, _hits_within(hits, n, None), rel, False))
@@ -98,9 +106,10 @@ def f_measure(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list
               rel:float=1, # the lowest grade that counts as relevant (> 0)
              )->float|np.ndarray: # F_β@k: a float for one list, else one value per query, in [0, 1]
     "F_β@k, the weighted harmonic mean of P@k and R@k: (1+β²)PR/(β²P+R), 0 when both are 0."
+    beta = check_number(beta, 'beta', "recall's weight against precision", low=0, open_low=True)
+    if array_library(labels): return _listwise('F', labels, check_k(k), dict(rel=check_rel(rel), beta=beta), n_rel=_given_n_rel(n_rel))
     m, hit, single = _relevance(labels, rel)
-    with np.errstate(over='ignore'):    # β → 0 makes β⁻² infinite: w = 0, F = P
-        w = 1 / (1 + np.float64(check_number(beta, 'beta', "recall's weight against precision", low=0, open_low=True)) ** -2.0)
+    with np.errstate(over='ignore'): w = 1 / (1 + np.float64(beta) ** -2.0)    # β → 0 makes β⁻² infinite: w = 0, F = P
     k = check_k(k)
     n = (~np.isnan(m)).sum(axis=1) if k is None else k
     return as_result(safe_ratio(_found(_chance(labels, hit), k), w * _n_rel(labels, n_rel, hit.sum(axis=1), rel, single) + (1 - w) * n), single)
@@ -125,6 +134,7 @@ def success(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, 
             *, rel:float=1, # the lowest grade that counts as relevant (> 0)
            )->float|np.ndarray: # 1.0 or 0.0 (a chance under ties='expected'): a float for one list, else one value per query
     "1 if a relevant document is in the top `k`, else 0 (trec_eval's success_k, ranx's hit rate)."
+    if array_library(labels): return _listwise('Success', labels, check_k(k), dict(rel=check_rel(rel)))
     if (hits := _listed_hits(labels, rel)) is not None: return (_hits_within(hits, len(labels), check_k(k)) > 0).astype(np.float64)
     m, hit, single = _relevance(labels, rel)
     return as_result(_any_found(labels, hit, k), single)
@@ -136,6 +146,7 @@ def fall_out(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list,
              rel:float=1, # the lowest grade that counts as relevant (> 0)
             )->float|np.ndarray: # FallOut@k: a float for one list, else one value per query, in [0, 1]
     "FallOut@k: the share of the query's non-relevant documents that appear in the top `k` (0 when there are none)."
+    if array_library(labels): return _listwise('FallOut', labels, check_k(k), dict(rel=check_rel(rel)), n_nonrel=n_nonrel)
     m, hit, single = _relevance(labels, rel)
     miss = ~np.isnan(m) & ~hit
     N = miss.sum(axis=1) if n_nonrel is None else check_n_rel(n_nonrel, miss.sum(axis=1))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 from ..engine.checks import EvalInputError, check_choice, check_number, check_rel
 from ..engine.kit import Batch, label_matrix, top_k, as_result, safe_ratio, refuse_expected, item_weights, sum_in_rank_order
+from ..engine.kit import array_library
+from .batch import _listwise
 
 # %% auto #0
 __all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'ordered_pairs', 'ordered_pair_accuracy', 'kendall_tau', 'accuracy',
@@ -150,8 +152,10 @@ def ordered_pair_accuracy(labels:np.ndarray|list|Batch, # grades in rank order: 
                           no_pairs:float=0.0, # the value of a list without a pair of different labels (TF-Ranking, Rax: 0)
                         )->float|np.ndarray: # a float for one list, else one value per query
     "OPA: the share of (weighted) pairs with different labels whose more relevant document scores strictly higher."
+    no_pairs = check_number(no_pairs, 'no_pairs', 'the value of a list without a pair')
+    if array_library(labels): return _listwise('OPA', labels, None, dict(no_pairs=no_pairs), scores=scores, weights=weights)
     right, total = ordered_pairs(labels, scores=scores, weights=weights)
-    v = safe_ratio(right, total, fill=check_number(no_pairs, 'no_pairs', 'the value of a list without a pair'))
+    v = safe_ratio(right, total, fill=no_pairs)
     return float(v) if v.ndim == 0 else v
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #c49403a7

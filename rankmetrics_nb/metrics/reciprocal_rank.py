@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from ..engine.checks import EvalInputError, check_rel, check_choice, check_k
 from ..engine.kit import (Batch, Mean, label_matrix, top_k, as_result, query_mean, tie_groups,
                                        cells_or_matrix, item_weights, safe_ratio, sum_in_rank_order)
+from ..engine.kit import array_library, _mean_on_host
+from .batch import _listwise
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank', 'average_relevance_position']
@@ -82,6 +84,7 @@ def reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank order: on
                    )->float|np.ndarray: # RR@k, in [0, 1]: a float for one list, else one value per query
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
     by, rel = check_choice(by, 'by', _BY), check_rel(rel)
+    if array_library(labels): return _listwise('RR', labels, check_k(k), dict(rel=rel, by=by, nonpositive=None))
     cells, m, _, single = cells_or_matrix(labels)                 # a batch's judged cells, or the label matrix
     if cells is not None: return _inverse(_first_listed(labels, cells, k, rel, by))
     p = _first_chance(labels, m, rel, by)
@@ -96,6 +99,7 @@ def mean_reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank orde
                          unanswered:str='zero', # a query with no target in the top k: "zero" scores it 0, "skip" leaves it out
                         )->Mean: # the mean, with its counts `n` (averaged) and `skipped`
     "MRR@k: the mean of RR@k over queries, under the chosen policy for unanswered queries."
+    _mean_on_host(labels, 'mean_reciprocal_rank', 'reciprocal_rank')
     unanswered = check_choice(unanswered, 'unanswered', _UNANSWERED)
     rr = np.atleast_1d(reciprocal_rank(labels, k, rel=rel, by=by))
     if unanswered == 'skip' and tie_groups(labels) is not None:
@@ -112,6 +116,7 @@ def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in ran
                                *, weights:Sequence|np.ndarray|None=None, # each document's weight, shaped like the labels (TF-Ranking); None: a batch's own, else 1
                               )->float|np.ndarray: # ARP, ≥ 1 (0 without a positive label): a float for one list, else one value per query
     "ARP: the ranks of the documents averaged with their labels (times their weights) as weights; 0 when no label is positive."
+    if array_library(labels): return _listwise('ARP', labels, None, {}, weights=weights)
     m, single = label_matrix(labels)
     G = np.where(np.isnan(m), 0.0, np.maximum(m, 0.0))               # padding and negative labels weigh nothing
     W = item_weights(labels, weights, None if weights is None else ~np.isnan(m))
