@@ -334,7 +334,7 @@ class SubtopicBatch:
         Q, D, S = self.judgements.shape
         return f"SubtopicBatch({Q} queries × depth {D} × {S} subtopics, ties={self.ties!r})"
 
-# %% ../../nbs/12_engine.kit.ipynb #db8ee89e
+# %% ../../nbs/12_engine.kit.ipynb #37cb8bff
 _HOST_LIBRARIES = ('numpy', 'builtins', 'rankmetrics_nb', 'pandas')
 
 def array_library(x:object, # anything a metric may be given: a list, a numpy array, a `Batch`, a tensor
@@ -346,7 +346,7 @@ def array_library(x:object, # anything a metric may be given: a list, a numpy ar
     if hasattr(x, '__array_namespace__') or top in ('torch', 'jax', 'jaxlib', 'cupy', 'dask', 'mlx', 'tensorflow'): return top
     return None
 
-# %% ../../nbs/12_engine.kit.ipynb #a8cf6fd3
+# %% ../../nbs/12_engine.kit.ipynb #6e1bd76b
 def _not_on_host(lib:str)->str:
     "Why a metric without a batch kernel refuses an array of the library `lib`, and how to copy it on purpose."
     return (f"labels is an array of {lib}, and this metric computes on numpy arrays only: it copies nothing to the host unasked. "
@@ -424,20 +424,22 @@ def per_query(value:float|Sequence|np.ndarray, # a scalar, or one value per quer
 # %% ../../nbs/12_engine.kit.ipynb #df58bae7
 def check_n_rel(n_rel:int|float|Sequence|np.ndarray, # R: one count, or one per query
                 listed:np.ndarray, # relevant documents in each list (one per query)
+                name:str='n_rel', # the argument's name, for messages
+                what:str='relevant', # what it counts, for messages ('non-relevant' for fall-out's n_nonrel)
                )->np.ndarray: # (queries,) float counts
     "`n_rel` as one whole count ≥ `listed` per query (a float array), or a clear error."
     try: a = np.asarray(n_rel)
     except ValueError: a = np.asarray(None)              # a ragged list
     if a.dtype.kind not in 'iuf' or a.ndim > 1:
-        raise EvalInputError(f"n_rel must be a number of relevant documents, or one per query; got {n_rel!r}")
-    a = per_query(a.astype(np.float64), len(listed), 'n_rel')
+        raise EvalInputError(f"{name} must be a number of {what} documents, or one per query; got {n_rel!r}")
+    a = per_query(a.astype(np.float64), len(listed), name)
     bad = ~np.isfinite(a) | (a < 0) | (a != np.round(a))
-    if bad.any(): raise EvalInputError(f"n_rel must be whole numbers ≥ 0; got {float(a[bad][0]):g} for query row {int(np.argmax(bad))}")
+    if bad.any(): raise EvalInputError(f"{name} must be whole numbers ≥ 0; got {float(a[bad][0]):g} for query row {int(np.argmax(bad))}")
     short = a < listed
     if short.any():
         i = int(np.argmax(short))
-        raise EvalInputError(f"n_rel ({a[i]:g}) is smaller than the {int(listed[i])} relevant documents in labels row {i}; "
-                             "n_rel counts all relevant documents of the query, retrieved or not")
+        raise EvalInputError(f"{name} ({a[i]:g}) is smaller than the {int(listed[i])} {what} documents in labels row {i}; "
+                             f"{name} counts all {what} documents of the query, retrieved or not")
     return a
 
 # %% ../../nbs/12_engine.kit.ipynb #dfed3c34

@@ -83,7 +83,7 @@ def _weighted_ap(labels, rows:np.ndarray, cols:np.ndarray, n:int, k, W:np.ndarra
 # %% ../../nbs/32_metrics.average_precision.ipynb #1ef75e49
 _WEIGHED_R = "n_rel counts documents; weighted AP divides by their weight: leave n_rel=None"
 
-def average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
                       k:int=None, # the cutoff, for AP@k; None for the whole list
                       *, n_rel:int|Sequence|None=None, # R, relevant documents of the query (one, or one per query); None: a batch's judged relevant documents, or those in the list
                       rel:float=1, # the lowest grade counted as relevant

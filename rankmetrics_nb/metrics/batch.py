@@ -391,7 +391,7 @@ def _k_err(d:_Ranked, k, p:dict):
     top, floor = e2(g - t), e2(-t + xp.zeros_like(g))
     R, on = top - floor, (1 - top) + floor
     cum = np.cumprod if xp is np else xp.cumulative_prod
-    reach = cum(xp.concat([xp.ones((g.shape[0], 1), dtype=xp.float64), on[:, :-1]], axis=1)[:, :width], axis=1)
+    reach = cum(xp.concat([xp.ones((g.shape[0], 1), dtype=xp.float64), on[:, :max(width - 1, 0)]], axis=1)[:, :width], axis=1)
     v = _row_sums(xp, R * reach / d.ranks[:width])
     return xp.where(xp.any(L0 > t, axis=1), xp.nan, v) if above is None else v     # inside jax.jit: a grade above max_grade gives NaN
 
@@ -536,7 +536,7 @@ def _xp_matrix(xp, x, name:str, shape:tuple=None, axes:tuple=(1, 2)):
     if shape is not None and tuple(a.shape[:2]) != shape: raise EvalInputError(f"{name} must have shape {shape} (queries × candidates); got {tuple(a.shape)}")
     return a
 
-# %% ../../nbs/38_metrics.batch.ipynb #23cd5d1d
+# %% ../../nbs/38_metrics.batch.ipynb #24f2c4ba
 def _list_namespace(labels, *others):
     "The array namespace of a single-list metric's arrays (labels of another library than numpy), or a clear error."
     xp = _namespace(labels, *others)
@@ -545,7 +545,7 @@ def _list_namespace(labels, *others):
                              "(pip install 'rankmetrics_nb[array]'); or copy it to the host on purpose, numpy.asarray(labels)")
     return xp
 
-# %% ../../nbs/38_metrics.batch.ipynb #10750de8
+# %% ../../nbs/38_metrics.batch.ipynb #9185d6b1
 def _list_ranked(xp, labels, weights=None, scores=None, ideal=None, max_grade:float|None=None)->tuple:
     """(The `_Ranked` of a rank-ordered label matrix in the namespace `xp`, whether it was one list): the rows as given, rank 1
     first, NaN after each list's end, checked as `engine.kit.label_matrix` checks a numpy one. `ideal`: each row's judged
@@ -553,9 +553,10 @@ def _list_ranked(xp, labels, weights=None, scores=None, ideal=None, max_grade:fl
     one = xp.asarray(labels).ndim == 1
     G = xp.astype(_xp_matrix(xp, labels, 'labels'), xp.float64)
     gap = xp.isnan(G)
+    n = G.shape[1]                                                  # (slices past the end are not in the standard)
     poison = [_refuse(xp, xp.isinf(G), lambda r, c: f"labels must be finite grades; found {float(G[r, c])} in row {r}, rank {c + 1}"),
-              _refuse(xp, gap[:, :-1] & ~gap[:, 1:], lambda r, c: f"labels row {r}: NaN at rank {c + 1} is followed by a grade; "
-                      "NaN may only pad the end of a list")]
+              _refuse(xp, gap[:, :n - 1] & ~gap[:, 1:], lambda r, c: f"labels row {r}: NaN at rank {c + 1} is followed by a grade; "
+                      "NaN may only pad the end of a list") if n > 1 else None]
     W, S, L = None, None, G
     if weights is not None:
         W = xp.astype(_xp_matrix(xp, weights, 'weights', shape=tuple(G.shape)), xp.float64)
@@ -582,7 +583,7 @@ def _joined(xp, rows:list):
     rows = [r for r in rows if r is not None]
     return functools.reduce(lambda a, b: a | b, rows) if rows else None
 
-# %% ../../nbs/38_metrics.batch.ipynb #9b3a8b93
+# %% ../../nbs/38_metrics.batch.ipynb #7dd8912f
 def _list_counts(xp, x, listed, name:str, what:str='relevant')->tuple:
     """(`x`, one count or one per row, as a (q,) float64 array in the namespace, the rows to poison): whole numbers ≥ 0, none
     below the `listed` ones (per row): `engine.kit.check_n_rel`'s rule."""
@@ -597,7 +598,7 @@ def _list_counts(xp, x, listed, name:str, what:str='relevant')->tuple:
                     f"documents in labels row {r}; {name} counts all {what} documents of the query, retrieved or not")
     return a, _joined(xp, [bad, short])
 
-# %% ../../nbs/38_metrics.batch.ipynb #d64c9a7d
+# %% ../../nbs/38_metrics.batch.ipynb #13056734
 def _listwise(name:str, # the measure: a key of `_KERNELS`
               labels, # grades in rank order, NaN padded: an array of another library than numpy (one list, or one per row)
               k, # the checked cutoff, None for the whole list; nDCG: a list of them gives one column each

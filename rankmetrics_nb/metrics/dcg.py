@@ -278,7 +278,7 @@ def _ideal_weights(labels, weights, source)->np.ndarray|None:
     raise EvalInputError("weighted nDCG with judged grades as its ideal needs those documents' weights: pass a Batch from "
                          "evaluate_batch (which carries them), or ideal='returned'")
 
-# %% ../../nbs/33_metrics.dcg.ipynb #99a8b1cc
+# %% ../../nbs/33_metrics.dcg.ipynb #7db5624d
 def _kernel_conventions(s:dict, # the conventions in force (`_settings`), checked
                         base:float|None, # the checked base of discount='jk'
                         rel:float|None, # the checked threshold
@@ -290,7 +290,7 @@ def _kernel_conventions(s:dict, # the conventions in force (`_settings`), checke
     return dict(gain=s['gain'], gains=None, discount=s['discount'], base=base, rel=rel)
 
 # %% ../../nbs/33_metrics.dcg.ipynb #7bb2a369
-def dcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def dcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
         k:int=None, # the cutoff; None for the whole list
         *, gain:str|Mapping|Callable|None=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
         discount:str|Callable|None=None, # "log2" (default, 1/log2(i+1)), "jk" (Järvelin–Kekäläinen with `base`) or a callable rank -> weight
@@ -368,7 +368,7 @@ def _cutoff_list(k)->tuple:
     if not k: raise EvalInputError("k must be a cutoff, None, or a non-empty list of cutoffs; got an empty list")
     return [check_k(x) for x in k], True
 
-# %% ../../nbs/33_metrics.dcg.ipynb #5bdb7c21
+# %% ../../nbs/33_metrics.dcg.ipynb #29b7dbbf
 def _ndcg_in_namespace(labels, k, s:dict, base, rel, max_grade, weights):
     "nDCG of an array of another library (`ndcg`'s checked arguments), by the batch kernel: the ideal from the list, or from the judged grades given."
     source = 'returned' if s['ideal'] is None else s['ideal']
@@ -378,7 +378,7 @@ def _ndcg_in_namespace(labels, k, s:dict, base, rel, max_grade, weights):
     return _listwise('nDCG', labels, k, p, weights=weights, ideal=None if isinstance(source, str) else source, max_grade=max_grade)
 
 # %% ../../nbs/33_metrics.dcg.ipynb #c72cabb3
-def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
          k:int|list|None=None, # the cutoff; None for the whole list; a list of cutoffs gives one column each
          *, ideal:str|list|np.ndarray|None=None, # "judged" (a Batch's default), "returned" (a list's default), "returned_top_k", or the judged grades (array)
          gain:str|Mapping|Callable|None=None, # "linear" (default), "exp", a {grade: gain} mapping or a callable
@@ -410,7 +410,7 @@ def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-p
     return (v[0] if single else v) if many else as_result(v[:, 0], single)
 
 # %% ../../nbs/33_metrics.dcg.ipynb #8efdd8d1
-def pwa(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def pwa(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
         k:int=None, # the cutoff n; None for the whole list
        )->float|np.ndarray: # a float for one list, else one value per query
     "PWA@k: the labels of the top k averaged with weights 1/r, over the ranks that hold a document (0 for an empty list)."

@@ -143,7 +143,7 @@ def cascade_stop_probabilities(labels:list|np.ndarray|Batch, # grades in rank or
     P = np.where(np.isnan(m), np.nan, R * _reach(read_on) if g is None else _expected_stops(g, R, read_on))
     return P[0] if single else P
 
-# %% ../../nbs/34_metrics.err.ipynb #5faf9d37
+# %% ../../nbs/34_metrics.err.ipynb #f3585aae
 def _one_max_grade(max_grade)->float|str:
     "The one g_max of an array of another library, checked: a positive number or 'query' (one per query is read on the host)."
     if max_grade is None: raise EvalInputError(_NEED_MAX)
@@ -153,7 +153,7 @@ def _one_max_grade(max_grade)->float|str:
     return float(max_grade)
 
 # %% ../../nbs/34_metrics.err.ipynb #052edd43
-def err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
         k:int=None, # the cutoff, for ERR@k; None for the whole list
         *, max_grade:float|str=None, # g_max: the top grade of the scale (one, or one per query), or "query"; required unless a preset gives it
         preset:str=None, # a key of `ERR_PRESETS` ("gdeval", "rankeval"), or None

@@ -68,7 +68,7 @@ def _any_found(labels, hit:np.ndarray, k:int|None)->np.ndarray:
     return sum_in_rank_order(g.first(hit)[:, :check_k(k)])
 
 # %% ../../nbs/30_metrics.precision.ipynb #de95a149
-def precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
               k:int=None, # cutoff; None divides by the length of each list (set precision)
               *, rel:float=1, # the lowest grade that counts as relevant (> 0)
               adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
@@ -85,7 +85,7 @@ def precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list
     return as_result(safe_ratio(_found(_chance(labels, hit), k) if hits is None else _hits_within(hits, len(labels), k), n), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #06510b5b
-def recall(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def recall(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
            k:int=None, # cutoff; None is the whole list
            *, n_rel:int|Sequence|None=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
            rel:float=1, # the lowest grade that counts as relevant (> 0)
@@ -99,7 +99,7 @@ def recall(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a
     return as_result(safe_ratio(_found(_chance(labels, hit), k), _n_rel(labels, n_rel, hit.sum(axis=1), rel, single)), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #73f49e44
-def f_measure(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def f_measure(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
               k:int=None, # cutoff; None is the whole list (trec_eval's set_F)
               *, n_rel:int|Sequence|None=None, # relevant documents of each query, retrieved or not (scalar or per query); None for a `Batch`
               beta:float=1.0, # recall counts beta² times as much as precision (> 0)
@@ -129,7 +129,7 @@ def r_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one li
     return as_result(safe_ratio(_found(in_top_r, None), r), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #206ddf42
-def success(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def success(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
             k:int=None, # cutoff; None is the whole list
             *, rel:float=1, # the lowest grade that counts as relevant (> 0)
            )->float|np.ndarray: # 1.0 or 0.0 (a chance under ties='expected'): a float for one list, else one value per query
@@ -140,7 +140,7 @@ def success(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, 
     return as_result(_any_found(labels, hit, k), single)
 
 # %% ../../nbs/30_metrics.precision.ipynb #85ac309c
-def fall_out(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def fall_out(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
              k:int=None, # cutoff; None is the whole list
              *, n_nonrel:int|Sequence|None=None, # non-relevant documents of each query (scalar or per query); None: those in the list
              rel:float=1, # the lowest grade that counts as relevant (> 0)
@@ -149,7 +149,7 @@ def fall_out(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list,
     if array_library(labels): return _listwise('FallOut', labels, check_k(k), dict(rel=check_rel(rel)), n_nonrel=n_nonrel)
     m, hit, single = _relevance(labels, rel)
     miss = ~np.isnan(m) & ~hit
-    N = miss.sum(axis=1) if n_nonrel is None else check_n_rel(n_nonrel, miss.sum(axis=1))
+    N = miss.sum(axis=1) if n_nonrel is None else check_n_rel(n_nonrel, miss.sum(axis=1), 'n_nonrel', 'non-relevant')
     return as_result(safe_ratio(_found(_chance(labels, miss), k), N), single)   # ties='expected': each rank's chance of a miss
 
 # %% ../../nbs/30_metrics.precision.ipynb #39ac3fdc

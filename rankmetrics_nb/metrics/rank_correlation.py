@@ -146,7 +146,7 @@ def ordered_pairs(labels:np.ndarray|list|Batch, # grades in rank order: one list
     return (right[0], total[0]) if single else (right, total)
 
 # %% ../../nbs/36_metrics.rank_correlation.ipynb #257f134c
-def ordered_pair_accuracy(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def ordered_pair_accuracy(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
                           *, scores:np.ndarray|list|None=None, # the documents' scores in rank order; None: a batch's, else falling with the rank
                           weights:np.ndarray|list|None=None, # each document's weight (a pair weighs its more relevant document's); None: a batch's, else 1
                           no_pairs:float=0.0, # the value of a list without a pair of different labels (TF-Ranking, Rax: 0)

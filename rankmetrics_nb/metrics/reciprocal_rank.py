@@ -77,7 +77,7 @@ def _first_chance(labels, m:np.ndarray, rel:float, by:str):
     return None if g is None else g.first(_targets(labels, m, m, rel, by))
 
 # %% ../../nbs/31_metrics.reciprocal_rank.ipynb #5f3a8100
-def reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
                     k:int=None, # the cutoff: only the top k ranks count; None reads the whole list
                     *, rel:float=1, # the lowest grade counted as relevant
                     by:str='first', # "first": the first relevant document; "most_relevant": the first with the query's highest grade
@@ -112,7 +112,7 @@ def mean_reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank orde
     return query_mean(rr, keep=rr > 0 if unanswered == 'skip' else None)
 
 # %% ../../nbs/31_metrics.reciprocal_rank.ipynb #55f92d9d
-def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists, or a `Batch`
+def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
                                *, weights:Sequence|np.ndarray|None=None, # each document's weight, shaped like the labels (TF-Ranking); None: a batch's own, else 1
                               )->float|np.ndarray: # ARP, ≥ 1 (0 without a positive label): a float for one list, else one value per query
     "ARP: the ranks of the documents averaged with their labels (times their weights) as weights; 0 when no label is positive."
