@@ -334,7 +334,7 @@ class SubtopicBatch:
         Q, D, S = self.judgements.shape
         return f"SubtopicBatch({Q} queries × depth {D} × {S} subtopics, ties={self.ties!r})"
 
-# %% ../../nbs/12_engine.kit.ipynb #37cb8bff
+# %% ../../nbs/12_engine.kit.ipynb #db104e17
 _HOST_LIBRARIES = ('numpy', 'builtins', 'rankmetrics_nb', 'pandas')
 
 def array_library(x:object, # anything a metric may be given: a list, a numpy array, a `Batch`, a tensor
@@ -346,7 +346,7 @@ def array_library(x:object, # anything a metric may be given: a list, a numpy ar
     if hasattr(x, '__array_namespace__') or top in ('torch', 'jax', 'jaxlib', 'cupy', 'dask', 'mlx', 'tensorflow'): return top
     return None
 
-# %% ../../nbs/12_engine.kit.ipynb #6e1bd76b
+# %% ../../nbs/12_engine.kit.ipynb #579a684a
 def _not_on_host(lib:str)->str:
     "Why a metric without a batch kernel refuses an array of the library `lib`, and how to copy it on purpose."
     return (f"labels is an array of {lib}, and this metric computes on numpy arrays only: it copies nothing to the host unasked. "

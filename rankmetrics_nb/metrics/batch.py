@@ -536,7 +536,7 @@ def _xp_matrix(xp, x, name:str, shape:tuple=None, axes:tuple=(1, 2)):
     if shape is not None and tuple(a.shape[:2]) != shape: raise EvalInputError(f"{name} must have shape {shape} (queries × candidates); got {tuple(a.shape)}")
     return a
 
-# %% ../../nbs/38_metrics.batch.ipynb #24f2c4ba
+# %% ../../nbs/38_metrics.batch.ipynb #02580df9
 def _list_namespace(labels, *others):
     "The array namespace of a single-list metric's arrays (labels of another library than numpy), or a clear error."
     xp = _namespace(labels, *others)
@@ -545,7 +545,7 @@ def _list_namespace(labels, *others):
                              "(pip install 'rankmetrics_nb[array]'); or copy it to the host on purpose, numpy.asarray(labels)")
     return xp
 
-# %% ../../nbs/38_metrics.batch.ipynb #9185d6b1
+# %% ../../nbs/38_metrics.batch.ipynb #3e18c07e
 def _list_ranked(xp, labels, weights=None, scores=None, ideal=None, max_grade:float|None=None)->tuple:
     """(The `_Ranked` of a rank-ordered label matrix in the namespace `xp`, whether it was one list): the rows as given, rank 1
     first, NaN after each list's end, checked as `engine.kit.label_matrix` checks a numpy one. `ideal`: each row's judged
@@ -583,7 +583,7 @@ def _joined(xp, rows:list):
     rows = [r for r in rows if r is not None]
     return functools.reduce(lambda a, b: a | b, rows) if rows else None
 
-# %% ../../nbs/38_metrics.batch.ipynb #7dd8912f
+# %% ../../nbs/38_metrics.batch.ipynb #a45badcd
 def _list_counts(xp, x, listed, name:str, what:str='relevant')->tuple:
     """(`x`, one count or one per row, as a (q,) float64 array in the namespace, the rows to poison): whole numbers ≥ 0, none
     below the `listed` ones (per row): `engine.kit.check_n_rel`'s rule."""
@@ -598,7 +598,7 @@ def _list_counts(xp, x, listed, name:str, what:str='relevant')->tuple:
                     f"documents in labels row {r}; {name} counts all {what} documents of the query, retrieved or not")
     return a, _joined(xp, [bad, short])
 
-# %% ../../nbs/38_metrics.batch.ipynb #13056734
+# %% ../../nbs/38_metrics.batch.ipynb #761f3ba0
 def _listwise(name:str, # the measure: a key of `_KERNELS`
               labels, # grades in rank order, NaN padded: an array of another library than numpy (one list, or one per row)
               k, # the checked cutoff, None for the whole list; nDCG: a list of them gives one column each

@@ -278,7 +278,7 @@ def _ideal_weights(labels, weights, source)->np.ndarray|None:
     raise EvalInputError("weighted nDCG with judged grades as its ideal needs those documents' weights: pass a Batch from "
                          "evaluate_batch (which carries them), or ideal='returned'")
 
-# %% ../../nbs/33_metrics.dcg.ipynb #7db5624d
+# %% ../../nbs/33_metrics.dcg.ipynb #d7ef5047
 def _kernel_conventions(s:dict, # the conventions in force (`_settings`), checked
                         base:float|None, # the checked base of discount='jk'
                         rel:float|None, # the checked threshold
@@ -368,7 +368,7 @@ def _cutoff_list(k)->tuple:
     if not k: raise EvalInputError("k must be a cutoff, None, or a non-empty list of cutoffs; got an empty list")
     return [check_k(x) for x in k], True
 
-# %% ../../nbs/33_metrics.dcg.ipynb #29b7dbbf
+# %% ../../nbs/33_metrics.dcg.ipynb #f7ca03b2
 def _ndcg_in_namespace(labels, k, s:dict, base, rel, max_grade, weights):
     "nDCG of an array of another library (`ndcg`'s checked arguments), by the batch kernel: the ideal from the list, or from the judged grades given."
     source = 'returned' if s['ideal'] is None else s['ideal']

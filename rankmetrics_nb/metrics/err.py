@@ -143,7 +143,7 @@ def cascade_stop_probabilities(labels:list|np.ndarray|Batch, # grades in rank or
     P = np.where(np.isnan(m), np.nan, R * _reach(read_on) if g is None else _expected_stops(g, R, read_on))
     return P[0] if single else P
 
-# %% ../../nbs/34_metrics.err.ipynb #f3585aae
+# %% ../../nbs/34_metrics.err.ipynb #b98f3d76
 def _one_max_grade(max_grade)->float|str:
     "The one g_max of an array of another library, checked: a positive number or 'query' (one per query is read on the host)."
     if max_grade is None: raise EvalInputError(_NEED_MAX)
