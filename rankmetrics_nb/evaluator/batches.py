@@ -15,8 +15,8 @@ from ..registry.conventions import apply_conventions, apply_empty, convention, e
 from .memory import PerQueryValues
 from ..metrics.dcg import gain_values
 from ..metrics.rank_correlation import ordered_pairs
-from ..metrics.batch import (_namespace, _known, _ratio, _kernel_block, _kernel_refusal, _host_kernels, _counted, _TF_KIND,
-                                          _xp_matrix, _KERNEL_TIES)
+from ..engine.arrays import _namespace, _known, _ratio, _xp_matrix
+from ..metrics.batch import _kernel_block, _kernel_refusal, _host_kernels, _counted, _TF_KIND, _KERNEL_TIES
 
 
 # %% auto #0

@@ -10,7 +10,7 @@ from ..engine.checks import EvalInputError, check_k, check_rel, check_choice
 from ..engine.kit import (Batch, Mean, check_n_rel, cells_or_matrix, as_result, query_mean, safe_ratio,
                                        sum_in_rank_order, hit_cells, tie_groups, item_weights)
 from ..engine.kit import array_library, _mean_on_host
-from .batch import _listwise
+from ..engine.arrays import _Ranked, _f, _ratio, _cut, _row_sums, _hits, _n_relevant, _listwise
 
 # %% auto #0
 __all__ = ['DENOMINATORS', 'average_precision', 'mean_average_precision']
@@ -93,7 +93,7 @@ def average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: 
     "AP (or AP@k): the precision at each relevant document in the top `k`, summed and divided by the `denominator`."
     denominator, k, rel = check_choice(denominator, 'denominator', DENOMINATORS), check_k(k), check_rel(rel)
     if weights is not None and n_rel is not None: raise EvalInputError(_WEIGHED_R)
-    if array_library(labels): return _listwise('AP', labels, k, dict(rel=rel, denominator=denominator), weights=weights, n_rel=n_rel)
+    if array_library(labels): return _listwise(_k_ap, labels, k, dict(rel=rel, denominator=denominator), weights=weights, n_rel=n_rel)
     cells, m, (n, _), single = cells_or_matrix(labels)              # a batch's judged cells, or the label matrix
     rows, cols = hit_cells(cells, m, rel)
     if (W := item_weights(labels, weights, None if weights is None else ~np.isnan(m))) is not None:
@@ -120,3 +120,35 @@ def mean_average_precision(labels:Sequence|np.ndarray|Batch, # grades in rank or
     "MAP (or MAP@k): the mean of `average_precision` over the queries."
     _mean_on_host(labels, 'mean_average_precision', 'average_precision')
     return query_mean(np.atleast_1d(average_precision(labels, n_rel=n_rel, k=k, rel=rel, denominator=denominator)))
+
+# %% ../../nbs/32_metrics.average_precision.ipynb #bfb5fbe8
+def _k_ap(d:_Ranked, k, p:dict):
+    "AP@k: the precision at each relevant item of the top k (times its weight), added in rank order, over the denominator."
+    xp, h = d.xp, _hits(d, p)
+    width = _cut(k, h.shape[1])
+    R = _n_relevant(d, p)
+    if d.W is not None:
+        if p['denominator'] == 'min_n_rel_k' or d.groups is not None:
+            raise EvalInputError("weighted AP divides by the weight of the relevant documents: use denominator='n_rel' or 'retrieved', "
+                                 "and a tie policy other than 'expected'")
+        R = xp.sum(xp.where(d.L >= p['rel'], d.IW, 0.0), axis=1)
+    if d.groups is not None: return _expected_ap(d, h, width, R, k, p)
+    hf = _f(xp, h[:, :width])
+    terms = xp.where(h[:, :width], xp.cumulative_sum(hf, axis=1) / d.ranks[:width], 0.0)
+    if d.W is not None: terms, hf = terms * d.W[:, :width], hf * d.W[:, :width]
+    D = dict(n_rel=R, retrieved=xp.sum(hf, axis=1), min_n_rel_k=R if k is None else xp.minimum(R, float(k)))[p['denominator']]
+    return _ratio(xp, _row_sums(xp, terms), D)
+
+def _expected_ap(d:_Ranked, h, width:int, R, k, p:dict):
+    "ties='expected': E[AP@k], each rank's term E[rel_i · C_i / i] from its group's size, relevant items and the place in it."
+    xp, g = d.xp, _f(d.xp, d.groups)
+    if p['denominator'] == 'retrieved' and k is not None:
+        raise EvalInputError("AP(denominator=retrieved)@k with ties='expected' divides by a count that depends on the order of a tie "
+                             "cut by k: it is computed on numpy arrays only (engine path)")
+    hf, at = _f(xp, h), xp.arange(h.shape[1])
+    n, r = xp.sum(g, axis=2), xp.sum(g * hf[:, None, :], axis=2)
+    pos = xp.sum(g * _f(xp, at[None, :, None] >= at[None, None, :]), axis=2)
+    before = xp.sum((1.0 - g) * _f(xp, at[None, :, None] > at[None, None, :]) * hf[:, None, :], axis=2)
+    terms = xp.where(~xp.isnan(d.G), _ratio(xp, r, n) * (before + 1 + _ratio(xp, r - 1, n - 1) * (pos - 1)) / d.ranks, 0.0)
+    D = dict(n_rel=R, retrieved=xp.sum(hf, axis=1), min_n_rel_k=R if k is None else xp.minimum(R, float(k)))[p['denominator']]
+    return _ratio(xp, xp.sum(terms[:, :width], axis=1), D)

@@ -11,7 +11,7 @@ from ..engine.kit import (Batch, top_k, as_result, apply_preset, same_setting, t
                                        sum_in_rank_order, nonzero_cells, cells_or_matrix, item_weights, label_matrix,
                                        safe_ratio)
 from ..engine.kit import array_library
-from .batch import _listwise
+from ..engine.arrays import _Ranked, _known, _refuse, _ratio, _cut, _row_sums, _largest, _group_mean, _listwise
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'DCG_PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'pwa', 'gain_values',
@@ -304,7 +304,7 @@ def dcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-pa
     s = _settings(preset, gain=gain, discount=discount, base=base, rel=rel, max_grade=max_grade)
     _check_gain(s['gain']); base = _check_discount(s['discount'], s['base']); k = check_k(k)
     rel, max_grade = _check_grade_bound(s['rel'], 'rel', 'positive'), _check_grade_bound(s['max_grade'], 'max_grade', 'any')
-    if array_library(labels): return _listwise('DCG', labels, k, _kernel_conventions(s, base, rel), weights=weights, max_grade=max_grade)
+    if array_library(labels): return _listwise(_k_dcg, labels, k, _kernel_conventions(s, base, rel), weights=weights, max_grade=max_grade)
     m, shape, single, cells = _scored_cells(labels, s['gain'], rel, max_grade)
     cells = _weighed(labels, m, cells, weights)
     return as_result(_top_sum(labels, m, shape, cells, k, _weights(_width(shape, k), s['discount'], base)), single)
@@ -375,7 +375,8 @@ def _ndcg_in_namespace(labels, k, s:dict, base, rel, max_grade, weights):
     if isinstance(source, str): _ideal_grades(labels, 0, source, True)          # its checks: a known name, 'judged' only from a Batch
     elif weights is not None: _ideal_weights(labels, weights, source)          # weights with judged grades: refused
     p = _kernel_conventions(s, base, rel) | dict(ideal=source if isinstance(source, str) else 'judged')
-    return _listwise('nDCG', labels, k, p, weights=weights, ideal=None if isinstance(source, str) else source, max_grade=max_grade)
+    return _listwise(_k_ndcg, labels, k, p, weights=weights, ideal=None if isinstance(source, str) else source, max_grade=max_grade,
+                     check=None if isinstance(source, str) else _above_ideal)
 
 # %% ../../nbs/33_metrics.dcg.ipynb #c72cabb3
 def ndcg(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-padded 2-D array of lists (numpy; torch, JAX, CuPy: computed there), or a `Batch`
@@ -414,7 +415,7 @@ def pwa(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-pa
         k:int=None, # the cutoff n; None for the whole list
        )->float|np.ndarray: # a float for one list, else one value per query
     "PWA@k: the labels of the top k averaged with weights 1/r, over the ranks that hold a document (0 for an empty list)."
-    if array_library(labels): return _listwise('PWA', labels, check_k(k), {})
+    if array_library(labels): return _listwise(_k_pwa, labels, check_k(k), {})
     m, single = label_matrix(labels)
     L = _tie_mean(labels, np.nan_to_num(m))[:, :check_k(k)]          # ties='expected': each group's mean label
     inv = np.where(np.isnan(top_k(m, k)), 0.0, 1 / np.arange(1, L.shape[1] + 1))
@@ -442,3 +443,82 @@ def ideal_gains(gains:np.ndarray, # (queries × documents) gains of each query's
                )->np.ndarray: # the same shape: each row's positive gains, largest first, then zeros
     "Each row's positive gains, largest first, then zeros: the ideal ranking's gains."
     return _ideal_gains(np.asarray(gains, np.float64))
+
+# %% ../../nbs/33_metrics.dcg.ipynb #e7085b53
+def _counted_ideal(xp, grades, k:int):
+    """Each row's `k` largest grades above 0, largest first (0 after), counted from integer labels: rank r holds the largest
+    grade g with more than r - 1 items of grade ≥ g. None where the grades are unknown (inside `jax.jit`) or above 32 (sorted instead)."""
+    try: top = int(xp.max(grades)) if grades.shape[1] else 0
+    except Exception as e:
+        if 'Tracer' in type(e).__name__ or 'Concretization' in type(e).__name__: return None
+        raise
+    if top > 32 or grades.shape[1] >= 1 << 24: return None
+    r, ones = xp.arange(k, dtype=xp.float32), xp.ones(grades.shape[1], dtype=xp.float32)
+    out = xp.zeros((grades.shape[0], k), dtype=xp.float64)
+    for g in range(1, top + 1):                                    # a loop over the few grades, each a product of the matrix
+        n = xp.astype(grades >= g, xp.float32) @ ones             # items of grade ≥ g per row (exact below 2**24)
+        out = out + xp.astype(n[:, None] > r, xp.float64)
+    return out
+
+def _grade_gains(xp, g, gain):
+    "The gain of each grade (0 for NaN): 'linear', 'exp', 'binary' or a {grade: gain} mapping, as `metrics.dcg.gain_values`."
+    if gain == 'linear': return xp.where(g > 0, g, 0.0)              # (NaN compares False)
+    if gain == 'binary': return xp.astype(g > 0, xp.float64)
+    if gain == 'exp': return xp.where(g > 0, (xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x))(xp.where(g > 0, g, 0.0)) - 1.0, 0.0)
+    g0 = xp.where(xp.isnan(g), 0.0, g)
+    out = xp.maximum(g0, 0.0)
+    for grade in sorted(gain): out = xp.where(g0 == grade, float(gain[grade]), out)   # a loop over the mapping's few grades
+    return xp.where(xp.isnan(g), 0.0, out)
+
+def _discounts(xp, n:int, discount:str, base)->object:
+    "The discount weights of ranks 1 … n, as `metrics.dcg.discount_weights`."
+    r = xp.arange(1, n + 1, dtype=xp.float64)
+    if discount == 'log2': return 1 / xp.log2(r + 1)
+    return xp.log2(xp.asarray(float(base), dtype=xp.float64)) / xp.log2(xp.maximum(r, float(base)))
+
+def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
+    """DCG@k (nDCG@k with `normalise`) of every row: the gains (times the item weights; ties='expected': each group's mean) times
+    the discounts; with a `rel` (the single-list functions'), grades below it gain 0."""
+    xp, gain, rel = d.xp, p['gain'] if p.get('gains') is None else p['gains'], p.get('rel')
+    if gain == 'exp' and _known(xp.any(d.L >= 1024)):
+        raise EvalInputError("gain 'exp' of a grade ≥ 1024 is not finite (2**grade - 1 is beyond the largest float); use gain='linear' or smaller grades")
+    G = _grade_gains(xp, d.G, gain)
+    if rel is not None: G = xp.where(d.G >= rel, G, 0.0)
+    if d.W is not None: G = G * d.W
+    width = _cut(k, G.shape[1])
+    top = _group_mean(d, G)[:, :width]
+    if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
+    n = (d.L if d.grades is None else d.grades).shape[1]
+    wi = _cut(k, n)
+    if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and rel is None and (I := _counted_ideal(xp, d.grades, wi)) is not None:
+        I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
+        w = _discounts(xp, max(width, wi), p['discount'], p['base'])
+        return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:wi]))
+    if p['ideal'] == 'judged':
+        I = _grade_gains(xp, d.L, gain)
+        I = I if rel is None else xp.where(d.L >= rel, I, 0.0)
+        I = I if d.IW is None else I * d.IW
+    else: I = G if p['ideal'] == 'returned' else G[:, :width]
+    I = I if isinstance(gain, str) and d.IW is None else xp.where(I > 0, I, 0.0)      # a named gain is ≥ 0; the ideal keeps the positive ones
+    I = _largest(xp, I, _cut(k, I.shape[1]))
+    w = _discounts(xp, max(width, I.shape[1]), p['discount'], p['base'])
+    return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:I.shape[1]]))
+
+def _k_ndcg(d:_Ranked, k, p:dict):
+    "nDCG@k of every row: `_k_dcg` normalised by the ideal ranking's."
+    return _k_dcg(d, k, p, True)
+
+def _k_pwa(d:_Ranked, k, p:dict):
+    "PWA@k: the labels of the top k (ties='expected': each group's mean) averaged with weights 1/r over the ranks holding an item."
+    xp = d.xp
+    width = _cut(k, d.G.shape[1])
+    L = _group_mean(d, xp.where(xp.isnan(d.G), 0.0, d.G))[:, :width]
+    inv = xp.where(xp.isnan(d.G[:, :width]), 0.0, 1 / d.ranks[:width])
+    return _ratio(xp, _row_sums(xp, L * inv), _row_sums(xp, inv))
+
+def _above_ideal(d:_Ranked, v, k, p:dict):
+    "nDCG with the judged grades given: refuse (or poison) a row whose list scores above its ideal, which then lacks some of its grades."
+    xp = d.xp
+    above = (v > 1 + 1e-9) | ((v == 0) & (_k_dcg(d, k, p) > 0))
+    return _refuse(xp, xp.reshape(above, (-1, 1)), lambda r, c: f"labels row {r} scores above its ideal (nDCG {float(v[r]):g}): ideal must "
+                   "hold all of the query's judged grades, those of the ranked documents included")

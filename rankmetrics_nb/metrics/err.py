@@ -9,7 +9,7 @@ from ..engine.checks import EvalInputError, check_choice, check_k, is_real
 from ..engine.kit import (Batch, Mean, label_matrix, top_k, per_query, as_result, query_mean, apply_preset,
                                        sum_in_rank_order, tie_groups, refuse_expected)
 from ..engine.kit import array_library, _mean_on_host
-from .batch import _listwise
+from ..engine.arrays import _Ranked, _known, _cut, _row_sums, _listwise
 
 # %% auto #0
 __all__ = ['ERR_PRESETS', 'cascade_probabilities', 'cascade_stop_probabilities', 'err', 'mean_err', 'simulate_cascade']
@@ -160,7 +160,7 @@ def err(labels:list|np.ndarray|Batch, # grades in rank order: one list, a NaN-pa
        )->float|np.ndarray: # a float for one list, else one value per query
     r"ERR@k $= \sum_{r \le k} P_r / r$: the expected reciprocal rank at which a cascade user stops (0 if never)."
     max_grade = _apply_preset(preset, max_grade=max_grade)['max_grade']
-    if array_library(labels): return _listwise('ERR', labels, check_k(k), dict(max_grade=_one_max_grade(max_grade)))
+    if array_library(labels): return _listwise(_k_err, labels, check_k(k), dict(max_grade=_one_max_grade(max_grade)))
     m, single = label_matrix(labels)
     g = tie_groups(labels)
     if g is not None: P = top_k(_expected_stops(g, *_stop_and_read_on(m, _max_grades(labels, m, max_grade))), k)
@@ -238,3 +238,24 @@ def simulate_cascade(labels:list|np.ndarray|Batch, # grades in rank order: one l
     R, _ = _stop_and_read_on(top_k(m, k), _max_grades(labels, m, max_grade))
     stops = _first_stop(R, _check_users(n_users), _rng(seed))
     return stops[0] if single else stops
+
+# %% ../../nbs/34_metrics.err.ipynb #c042688a
+def _k_err(d:_Ranked, k, p:dict):
+    "ERR@k: Σ P_r / r over the top k, P_r = R_r Π_{i<r}(1 - R_i) with R = (2^g - 1)/2^max_grade, as `metrics.err.err` computes it."
+    xp = d.xp
+    if d.groups is not None: raise EvalInputError("ERR with ties='expected' on tied scores averages over the orders of each tie group: it is computed on numpy arrays only (engine path)")
+    L0 = xp.where(xp.isnan(d.L), 0.0, d.L)
+    gmax = (xp.max(L0, axis=1) if L0.shape[1] else xp.zeros(L0.shape[0], dtype=xp.float64)) if p['max_grade'] == 'query' else float(p['max_grade'])
+    t = xp.maximum(gmax, 0.0)[:, None] if p['max_grade'] == 'query' else gmax
+    above = p['max_grade'] != 'query' and _known(xp.any(L0 > t))
+    if above:
+        raise EvalInputError(f"a grade is above max_grade={t:g} (the largest: {float(xp.max(L0)):g}); max_grade is the top grade of the judging scale")
+    width = _cut(k, d.G.shape[1])
+    g = xp.where(d.G[:, :width] > 0, d.G[:, :width], 0.0)                 # NaN and negative grades: R = 0
+    e2 = xp.exp2 if hasattr(xp, 'exp2') else lambda x: xp.pow(2.0, x)
+    top, floor = e2(g - t), e2(-t + xp.zeros_like(g))
+    R, on = top - floor, (1 - top) + floor
+    cum = np.cumprod if xp is np else xp.cumulative_prod
+    reach = cum(xp.concat([xp.ones((g.shape[0], 1), dtype=xp.float64), on[:, :max(width - 1, 0)]], axis=1)[:, :width], axis=1)
+    v = _row_sums(xp, R * reach / d.ranks[:width])
+    return xp.where(xp.any(L0 > t, axis=1), xp.nan, v) if above is None else v     # inside jax.jit: a grade above max_grade gives NaN

@@ -10,7 +10,7 @@ from ..engine.checks import EvalInputError, check_k, check_number, check_rel
 from ..engine.kit import (Batch, label_matrix, check_n_rel, as_result, safe_ratio, tie_groups,
                                        judged_cells, hit_cells, sum_in_rank_order)
 from ..engine.kit import array_library
-from .batch import _listwise
+from ..engine.arrays import _Ranked, _f, _ratio, _cut, _hits, _n_relevant, _found_top, _listwise
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision',
@@ -74,7 +74,7 @@ def precision(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list
               adaptive_k:bool=False, # divide by min(k, list length) instead of k (torchmetrics' adaptive_k)
              )->float|np.ndarray: # P@k: a float for one list, else one value per query, in [0, 1]
     "P@k: the fraction of the top `k` ranks that hold a relevant document (0 for an empty list without `k`)."
-    if array_library(labels): return _listwise('P', labels, check_k(k), dict(rel=check_rel(rel), adaptive_k=bool(adaptive_k)))
+    if array_library(labels): return _listwise(_k_precision, labels, check_k(k), dict(rel=check_rel(rel), adaptive_k=bool(adaptive_k)))
     hits = _listed_hits(labels, rel)
     m, hit, single = _relevance(labels, rel) if hits is None else (None, None, False)
     k = check_k(k)
@@ -91,7 +91,7 @@ def recall(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, a
            rel:float=1, # the lowest grade that counts as relevant (> 0)
           )->float|np.ndarray: # R@k: a float for one list, else one value per query, in [0, 1]
     "R@k: the fraction of the query's relevant documents found in the top `k` (0 when it has none)."
-    if array_library(labels): return _listwise('R', labels, check_k(k), dict(rel=check_rel(rel)), n_rel=_given_n_rel(n_rel))
+    if array_library(labels): return _listwise(_k_recall, labels, check_k(k), dict(rel=check_rel(rel)), n_rel=_given_n_rel(n_rel))
     if (hits := _listed_hits(labels, rel)) is not None:
         n, k = len(labels), check_k(k)
         return safe_ratio(_hits_within(hits, n, k), _n_rel(labels, n_rel, _hits_within(hits, n, None), rel, False))
@@ -107,7 +107,7 @@ def f_measure(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list
              )->float|np.ndarray: # F_β@k: a float for one list, else one value per query, in [0, 1]
     "F_β@k, the weighted harmonic mean of P@k and R@k: (1+β²)PR/(β²P+R), 0 when both are 0."
     beta = check_number(beta, 'beta', "recall's weight against precision", low=0, open_low=True)
-    if array_library(labels): return _listwise('F', labels, check_k(k), dict(rel=check_rel(rel), beta=beta), n_rel=_given_n_rel(n_rel))
+    if array_library(labels): return _listwise(_k_f, labels, check_k(k), dict(rel=check_rel(rel), beta=beta), n_rel=_given_n_rel(n_rel))
     m, hit, single = _relevance(labels, rel)
     with np.errstate(over='ignore'): w = 1 / (1 + np.float64(beta) ** -2.0)    # β → 0 makes β⁻² infinite: w = 0, F = P
     k = check_k(k)
@@ -134,7 +134,7 @@ def success(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list, 
             *, rel:float=1, # the lowest grade that counts as relevant (> 0)
            )->float|np.ndarray: # 1.0 or 0.0 (a chance under ties='expected'): a float for one list, else one value per query
     "1 if a relevant document is in the top `k`, else 0 (trec_eval's success_k, ranx's hit rate)."
-    if array_library(labels): return _listwise('Success', labels, check_k(k), dict(rel=check_rel(rel)))
+    if array_library(labels): return _listwise(_k_success, labels, check_k(k), dict(rel=check_rel(rel)))
     if (hits := _listed_hits(labels, rel)) is not None: return (_hits_within(hits, len(labels), check_k(k)) > 0).astype(np.float64)
     m, hit, single = _relevance(labels, rel)
     return as_result(_any_found(labels, hit, k), single)
@@ -146,7 +146,7 @@ def fall_out(labels:Sequence|np.ndarray|Batch, # grades in rank order: one list,
              rel:float=1, # the lowest grade that counts as relevant (> 0)
             )->float|np.ndarray: # FallOut@k: a float for one list, else one value per query, in [0, 1]
     "FallOut@k: the share of the query's non-relevant documents that appear in the top `k` (0 when there are none)."
-    if array_library(labels): return _listwise('FallOut', labels, check_k(k), dict(rel=check_rel(rel)), n_nonrel=n_nonrel)
+    if array_library(labels): return _listwise(_k_fall_out, labels, check_k(k), dict(rel=check_rel(rel)), n_nonrel=n_nonrel)
     m, hit, single = _relevance(labels, rel)
     miss = ~np.isnan(m) & ~hit
     N = miss.sum(axis=1) if n_nonrel is None else check_n_rel(n_nonrel, miss.sum(axis=1), 'n_nonrel', 'non-relevant')
@@ -194,3 +194,34 @@ def best_recall_at_precision(P:np.ndarray, # (queries × K) P@k, from `precision
     ok = np.flatnonzero(p >= floor)
     if not len(ok) or r[ok].max() == 0: return 0.0, P.shape[1]
     return float(r[ok].max()), int(ok[r[ok] == r[ok].max()][-1]) + 1
+
+# %% ../../nbs/30_metrics.precision.ipynb #bbc1facd
+def _k_precision(d:_Ranked, k, p:dict):
+    "P@k: relevant items in the top k over k (adaptive_k: min(k, ranked); no k: the ranked items)."
+    xp, n = d.xp, _f(d.xp, d.n_ret)
+    den = n if k is None else xp.minimum(n, float(k)) if p['adaptive_k'] else xp.full(n.shape, float(k), dtype=xp.float64)
+    return _ratio(xp, _found_top(d, _hits(d, p), k), den)
+
+def _k_success(d:_Ranked, k, p:dict):
+    "Success@k: 1 where a relevant item (grade ≥ rel) is in the top k, else 0."
+    if d.groups is not None:
+        raise EvalInputError("Success with ties='expected' on tied scores is a chance over the orders of a tie group: "
+                             "it is computed on numpy arrays only (engine path)")
+    h = d.G >= p['rel']
+    return d.xp.astype(d.xp.any(h[:, :_cut(k, h.shape[1])], axis=1), d.xp.float64)
+
+def _k_fall_out(d:_Ranked, k, p:dict):
+    "FallOut@k: the ranked non-relevant items (grade < rel) in the top k over all of the list's ranked non-relevant items."
+    miss = d.G < p['rel']                                                 # NaN padding compares False
+    return _ratio(d.xp, _found_top(d, miss, k), d.xp.sum(_f(d.xp, miss), axis=1) if d.n_nonrel is None else d.n_nonrel)
+
+def _k_recall(d:_Ranked, k, p:dict):
+    "R@k: relevant items in the top k over R."
+    return _ratio(d.xp, _found_top(d, _hits(d, p), k), _n_relevant(d, p))
+
+def _k_f(d:_Ranked, k, p:dict):
+    "F_β@k: (1+β²)PR/(β²P+R), as found / (w·R + (1 - w)·n) with w = 1/(1 + β⁻²)."
+    xp = d.xp
+    with np.errstate(over='ignore'): w = float(1 / (1 + np.float64(p['beta']) ** -2.0))
+    n = _f(xp, d.n_ret) if k is None else float(k)
+    return _ratio(xp, _found_top(d, d.G >= p['rel'], k), w * _n_relevant(d, p) + (1 - w) * n)

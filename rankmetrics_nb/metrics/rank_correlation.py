@@ -8,7 +8,7 @@ import numpy as np
 from ..engine.checks import EvalInputError, check_choice, check_number, check_rel
 from ..engine.kit import Batch, label_matrix, top_k, as_result, safe_ratio, refuse_expected, item_weights, sum_in_rank_order
 from ..engine.kit import array_library
-from .batch import _listwise
+from ..engine.arrays import _Ranked, _f, _listwise
 
 # %% auto #0
 __all__ = ['TIED_LABELS', 'VARIANTS', 'rank_correlation', 'ordered_pairs', 'ordered_pair_accuracy', 'kendall_tau', 'accuracy',
@@ -153,7 +153,7 @@ def ordered_pair_accuracy(labels:np.ndarray|list|Batch, # grades in rank order: 
                         )->float|np.ndarray: # a float for one list, else one value per query
     "OPA: the share of (weighted) pairs with different labels whose more relevant document scores strictly higher."
     no_pairs = check_number(no_pairs, 'no_pairs', 'the value of a list without a pair')
-    if array_library(labels): return _listwise('OPA', labels, None, dict(no_pairs=no_pairs), scores=scores, weights=weights)
+    if array_library(labels): return _listwise(_k_opa, labels, None, dict(no_pairs=no_pairs), scores=scores, weights=weights)
     right, total = ordered_pairs(labels, scores=scores, weights=weights)
     v = safe_ratio(right, total, fill=no_pairs)
     return float(v) if v.ndim == 0 else v
@@ -328,3 +328,13 @@ def compat(labels:np.ndarray|list|Batch, # grades in rank order: one list, a NaN
     agree = sum_in_rank_order(w * overlap / d)                                      # depth by depth: the same sum whatever the width
     best = sum_in_rank_order(w * np.minimum(d, R[:, None]) / d if normalize else w)
     return as_result(safe_ratio(agree, best), single)
+
+# %% ../../nbs/36_metrics.rank_correlation.ipynb #31d0315f
+def _k_opa(d:_Ranked, k, p:dict):
+    "OPA: the weight of the pairs with different labels whose more relevant item scores strictly higher, over all such pairs' (order-free)."
+    xp = d.xp
+    above = d.G[:, :, None] > d.G[:, None, :]                             # NaN compares False: padding forms no pair
+    w = xp.ones(d.G.shape, dtype=xp.float64) if d.W is None else d.W      # a pair weighs its more relevant item's weight
+    total = xp.sum(_f(xp, xp.count_nonzero(above, axis=2)) * w, axis=1)
+    right = xp.sum(_f(xp, xp.count_nonzero(above & (d.S[:, :, None] > d.S[:, None, :]), axis=2)) * w, axis=1)
+    return xp.where(total > 0, right / xp.where(total > 0, total, 1.0), float(p['no_pairs']))

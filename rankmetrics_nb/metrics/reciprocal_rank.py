@@ -10,7 +10,7 @@ from ..engine.checks import EvalInputError, check_rel, check_choice, check_k
 from ..engine.kit import (Batch, Mean, label_matrix, top_k, as_result, query_mean, tie_groups,
                                        cells_or_matrix, item_weights, safe_ratio, sum_in_rank_order)
 from ..engine.kit import array_library, _mean_on_host
-from .batch import _listwise
+from ..engine.arrays import _Ranked, _ratio, _cut, _row_sums, _group_mean, _first_flag_chance, _listwise
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank', 'average_relevance_position']
@@ -84,7 +84,7 @@ def reciprocal_rank(labels:Sequence|np.ndarray|Batch, # grades in rank order: on
                    )->float|np.ndarray: # RR@k, in [0, 1]: a float for one list, else one value per query
     "RR@k: one over the rank of the first relevant (or most relevant) document in the top k, 0 when there is none."
     by, rel = check_choice(by, 'by', _BY), check_rel(rel)
-    if array_library(labels): return _listwise('RR', labels, check_k(k), dict(rel=rel, by=by, nonpositive=None))
+    if array_library(labels): return _listwise(_k_rr, labels, check_k(k), dict(rel=rel, by=by, nonpositive=None))
     cells, m, _, single = cells_or_matrix(labels)                 # a batch's judged cells, or the label matrix
     if cells is not None: return _inverse(_first_listed(labels, cells, k, rel, by))
     p = _first_chance(labels, m, rel, by)
@@ -116,7 +116,7 @@ def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in ran
                                *, weights:Sequence|np.ndarray|None=None, # each document's weight, shaped like the labels (TF-Ranking); None: a batch's own, else 1
                               )->float|np.ndarray: # ARP, ≥ 1 (0 without a positive label): a float for one list, else one value per query
     "ARP: the ranks of the documents averaged with their labels (times their weights) as weights; 0 when no label is positive."
-    if array_library(labels): return _listwise('ARP', labels, None, {}, weights=weights)
+    if array_library(labels): return _listwise(_k_arp, labels, None, {}, weights=weights)
     m, single = label_matrix(labels)
     G = np.where(np.isnan(m), 0.0, np.maximum(m, 0.0))               # padding and negative labels weigh nothing
     W = item_weights(labels, weights, None if weights is None else ~np.isnan(m))
@@ -124,3 +124,28 @@ def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in ran
     g = tie_groups(labels)
     G = G if g is None else g.mean(G)
     return as_result(safe_ratio(sum_in_rank_order(G * np.arange(1, G.shape[1] + 1)), sum_in_rank_order(G)), single)
+
+# %% ../../nbs/31_metrics.reciprocal_rank.ipynb #3caf2a16
+def _k_rr(d:_Ranked, k, p:dict):
+    "RR@k: one over the rank of the first relevant (by='most_relevant': of the row's top grade) item in the top k; ties='expected': its expected value."
+    xp = d.xp
+    G = xp.where(d.S <= 0, 0.0, d.G) if p['nonpositive'] == 'not_retrieved' else d.G
+    if p['by'] == 'first': t = G >= p['rel']
+    else:
+        top = xp.max(xp.where(xp.isnan(d.L), -xp.inf, d.L), axis=1)[:, None] if d.L.shape[1] else xp.full((d.L.shape[0], 1), -xp.inf)
+        t = (G == top) & (top >= p['rel'])
+    width = _cut(k, t.shape[1])
+    return xp.sum(_first_flag_chance(d, t)[:, :width] / d.ranks[:width], axis=1) if d.groups is not None else _first_inverse(xp, t[:, :width])
+
+def _first_inverse(xp, t):
+    "1 / the rank of each row's first True, 0 where there is none."
+    if t.shape[1] == 0: return xp.zeros(t.shape[0], dtype=xp.float64)
+    rank = xp.astype(xp.argmax(xp.astype(t, xp.int8), axis=1), xp.float64) + 1
+    return xp.where(xp.any(t, axis=1), 1 / rank, 0.0)
+
+def _k_arp(d:_Ranked, k, p:dict):
+    "ARP: the ranks averaged with the positive labels (times the item weights; ties='expected': each group's mean) as weights."
+    xp = d.xp
+    G = xp.where(d.G > 0, d.G, 0.0)                                       # padding and negative labels weigh nothing
+    G = _group_mean(d, G if d.W is None else G * d.W)
+    return _ratio(xp, _row_sums(xp, G * d.ranks), _row_sums(xp, G))
