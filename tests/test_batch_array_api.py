@@ -1,5 +1,5 @@
 """`evaluate_batch` on arrays of other libraries, computed in their own namespace (the array API standard): on
-`array_api_strict` and JAX (CPU) arrays every batch kernel's measure (ERR, ARP, PWA and OPA too, against the join), with masks, NaN padding, items scored -inf, tied
+`array_api_strict` and JAX (CPU) arrays every batch kernel's measure (ERR, ARP, PWA, OPA and torchmetrics' recall at a fixed precision, a measure of the whole batch, too, against the join), with masks, NaN padding, items scored -inf, tied
 scores, item weights, cutoffs, every tie policy a batch takes and the score-matrix presets, equals the numpy path to 1e-12
 (float64), and comes back as arrays of the input's library; JAX also under `jax.jit`. What the kernels do not compute
 is refused with one `EvalInputError`, never copied to the host."""
@@ -15,7 +15,8 @@ pytest.importorskip('array_api_compat')
 MEASURES = ['nDCG', 'nDCG@5', 'DCG@3', 'nDCG(gain=exp)@4', 'nDCG(gain=binary)', 'nDCG(discount=jk,base=3)@5', 'nDCG(ideal=returned)@4',
             'DCG(gains={0:0,1:1,2:5,3:-1})@4', 'AP', 'AP@3', 'AP(denominator=retrieved)', 'AP(denominator=min_n_rel_k)@3',
             'AP(rel=2)', 'AP(nonpositive=not_retrieved)', 'RR', 'RR@3', 'RR(by=most_relevant)', 'RR(nonpositive=not_retrieved)',
-            'P', 'P@3', 'P(adaptive_k=true)@3', 'R', 'R@3', 'R(n_rel=listed)@4', 'F@3', 'F(beta=2)', 'nDCG(ideal=returned_top_k)@3']
+            'P', 'P@3', 'P(adaptive_k=true)@3', 'R', 'R@3', 'R(n_rel=listed)@4', 'F@3', 'F(beta=2)', 'RecallAtFixedPrecision(min_precision=0.3)',
+            'RecallAtFixedPrecision(min_precision=0.4,value=k)@6', 'RecallAtFixedPrecision(n_rel=listed,min_precision=0.5)', 'nDCG(ideal=returned_top_k)@3']
 WEIGHTED = ['nDCG', 'nDCG@4', 'DCG@3', 'nDCG(gain=exp)@5', 'AP', 'AP@3', 'AP(denominator=retrieved)@4']
 
 def batch(seed:int, q:int=12, n:int=9, ties:bool=True):

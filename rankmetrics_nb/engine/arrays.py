@@ -100,6 +100,7 @@ class _Ranked:
     poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
     n_rel: object = None # (q,) R, the relevant items of each row, where the caller gives it (a single-list metric's n_rel); else counted
     n_nonrel: object = None # (q,) the non-relevant items of each row, where the caller gives it (fall_out's n_nonrel); else counted
+    counted: object = None # (q,) the rows a batch's means count, which a measure of the whole batch averages over; None: every row
 
     @functools.cached_property
     def L(self): return self.L_of()

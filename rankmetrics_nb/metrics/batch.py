@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from ..engine.checks import EvalInputError
 from ..engine.arrays import _Ranked, _ranked, _known, _f
-from .precision import _k_precision, _k_recall, _k_f, _k_success, _k_fall_out
+from .precision import _k_precision, _k_recall, _k_f, _k_success, _k_fall_out, _k_recall_at_fixed_precision
 from .reciprocal_rank import _k_rr, _k_arp
 from .average_precision import _k_ap
 from .dcg import _k_dcg, _k_ndcg, _k_pwa, _grade_gains
@@ -19,7 +19,7 @@ __all__ = []
 
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
 _KERNELS = dict(nDCG=_k_ndcg, DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f,
-                Success=_k_success, FallOut=_k_fall_out, ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
+                Success=_k_success, FallOut=_k_fall_out, RecallAtFixedPrecision=_k_recall_at_fixed_precision, ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
 
 def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
@@ -98,6 +98,7 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
     d = _ranked(xp, S, L, M, W, s['ties'], s['depth'], s['negative'], s['zero_weights'], _need(parsed), groups=not host,
                 scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' or m.name == 'OPA' for m in parsed))
     if d is None: return None
+    d.counted = _counted(xp, d.has, d.n_ret, s['queries'])             # a measure of the whole batch averages over these rows
     if any(dict(m.params)['ideal'] == 'returned_top_k' and m.k is not None for m in parsed if m.name == 'nDCG') and d.groups is not None:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
@@ -114,9 +115,10 @@ def _counted(xp, has, n_ret, queries:str):
 
 # %% ../../nbs/38_metrics.batch.ipynb #c12e74a4
 def _host_kernels(parsed:list, s:dict, L:np.ndarray, W)->bool:
-    "Whether the batch kernels evaluate these numpy matrices: grades (2-D), no item weights, a tie policy by score or input."
+    """Whether the batch kernels evaluate these numpy matrices: grades (2-D), no item weights, a tie policy by score or input, no
+    measure of the whole batch (the join evaluates those on numpy, its means bit for bit)."""
     return (L.ndim == 2 and W is None and s['ties'] in _KERNEL_TIES and not isinstance(s['list_weights'], str)
-            and not any(_kernel_refusal(m, s, False) for m in parsed))
+            and not any(_kernel_refusal(m, s, False) or m.definition.batch_wide for m in parsed))
 
 _KERNEL_TIES = ('trec', 'double', 'stable', 'input', 'expected')
 

@@ -10,7 +10,7 @@ from ..engine.checks import EvalInputError, check_k, check_number, check_rel
 from ..engine.kit import (Batch, label_matrix, check_n_rel, as_result, safe_ratio, tie_groups,
                                        judged_cells, hit_cells, sum_in_rank_order)
 from ..engine.kit import array_library
-from ..engine.arrays import _Ranked, _f, _ratio, _cut, _hits, _n_relevant, _found_top, _listwise
+from ..engine.arrays import _Ranked, _f, _ratio, _cut, _hits, _n_relevant, _found_top, _group_mean, _listwise
 
 # %% auto #0
 __all__ = ['precision', 'recall', 'f_measure', 'r_precision', 'success', 'fall_out', 'recall_at_fixed_precision',
@@ -225,3 +225,26 @@ def _k_f(d:_Ranked, k, p:dict):
     with np.errstate(over='ignore'): w = float(1 / (1 + np.float64(p['beta']) ** -2.0))
     n = _f(xp, d.n_ret) if k is None else float(k)
     return _ratio(xp, _found_top(d, d.G >= p['rel'], k), w * _n_relevant(d, p) + (1 - w) * n)
+
+# %% ../../nbs/30_metrics.precision.ipynb #e7b1856c
+def _k_recall_at_fixed_precision(d:_Ranked, k, p:dict):
+    """torchmetrics' RecallAtFixedPrecision: each row's R@k at the best point of the P@k and R@k curves averaged over the rows
+    the means count (`d.counted`; all without it), the largest mean R@k whose mean P@k ≥ min_precision (ties: the larger k),
+    for k = 1 … the cutoff (no cutoff: the longest of those lists); value='k' gives that k (the last one where none qualifies)."""
+    xp, n = d.xp, d.G.shape[1]
+    rows = xp.ones((d.G.shape[0],), dtype=xp.bool) if d.counted is None else d.counted
+    K = n if k is None else k
+    found = xp.cumulative_sum(_group_mean(d, _f(xp, d.G >= p['rel']))[:, :_cut(K, n)], axis=1)
+    if K > n:                                                       # past the end of the lists nothing more is found
+        last = found[:, n - 1:] if n else xp.zeros((d.G.shape[0], 1), dtype=xp.float64)
+        found = xp.concat([found, last + xp.zeros((d.G.shape[0], K - n), dtype=xp.float64)], axis=1)
+    ks = xp.arange(1, K + 1, dtype=xp.float64)
+    P, R = found / ks, _ratio(xp, found, _n_relevant(d, p)[:, None])
+    w, count = _f(xp, rows)[:, None], xp.sum(_f(xp, rows))
+    mean_p, mean_r = _ratio(xp, xp.sum(P * w, axis=0), count), _ratio(xp, xp.sum(R * w, axis=0), count)
+    last = _f(xp, xp.max(xp.where(rows, d.n_ret, 0))) if k is None else float(K)     # the host's curve ends at the longest list
+    ok = (mean_p >= p['min_precision']) & (ks <= last) & (count > 0)
+    best = xp.max(xp.where(ok, mean_r, -1.0))
+    at = xp.where(best > 0, xp.max(xp.where(ok & (mean_r == best), ks, 0.0)), last)
+    if p['value'] == 'k': return xp.where(rows, at, 0.0)
+    return xp.where(rows & (best > 0), xp.sum(xp.where(ks == at, R, 0.0), axis=1), 0.0)
