@@ -7,24 +7,16 @@ from __future__ import annotations
 import numpy as np
 from ..engine.checks import EvalInputError
 from ..engine.arrays import _Ranked, _ranked, _known, _f
-from .precision import _k_precision, _k_recall, _k_f, _k_success, _k_fall_out, _k_recall_at_fixed_precision
-from .reciprocal_rank import _k_rr, _k_arp
-from .average_precision import _k_ap
-from .dcg import _k_dcg, _k_ndcg, _k_pwa, _grade_gains
-from .err import _k_err
-from .rank_correlation import _k_opa
+from .dcg import _grade_gains
 
 # %% auto #0
 __all__ = []
 
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
-_KERNELS = dict(nDCG=_k_ndcg, DCG=_k_dcg, AP=_k_ap, RR=_k_rr, P=_k_precision, R=_k_recall, F=_k_f,
-                Success=_k_success, FallOut=_k_fall_out, RecallAtFixedPrecision=_k_recall_at_fixed_precision, ERR=_k_err, ARP=_k_arp, PWA=_k_pwa, OPA=_k_opa)
-
 def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
     p = dict(m.params)
-    if m.name not in _KERNELS: return f"{m.name} has no batch kernel (those of {', '.join(_KERNELS)})"
+    if m.definition.kernel is None: return f"{m.name} has no batch kernel (the registry names each measure's)"
     if subtopics: return "subtopic labels are evaluated on the host"
     if p.get('judged_only'): return "judged_only re-ranks the judged items on the host"
     return None
@@ -103,7 +95,7 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
         raise EvalInputError("ndcg(ideal='returned_top_k') with a cutoff does not support ties='expected': the ideal is built from "
                              "the documents that fall in the top k, which depends on the order of tied ones; use ideal='returned' "
                              "(scikit-learn's) or 'judged'")
-    V = [_KERNELS[m.name](d, m.k, dict(m.params)) for m in parsed]
+    V = [m.definition.kernel(d, m.k, dict(m.params)) for m in parsed]
     V = xp.stack(_empty_values(xp, V, policies, d, keys, ids, parsed), axis=1)
     if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
     rule = xp.stack([_tf_list_weights(xp, *_tf_rule_sums(d, m)) for m in parsed], axis=1) if s['list_weights'] == 'tf_ranking' else None

@@ -18,6 +18,12 @@ from ..metrics.err import err
 from ..metrics.diversity import alpha_dcg, alpha_ndcg, err_ia, nerr_ia, nrbp, nnrbp, map_ia, p_ia, strec
 from ..metrics.cwl import bpm, insq, inst, nerr8, nerr9, nerr10, nerr11, sdcg, rbp
 from ..metrics.rank_correlation import accuracy, auroc, compat, ordered_pair_accuracy
+from ..metrics.precision import _k_precision, _k_recall, _k_f, _k_success, _k_fall_out, _k_recall_at_fixed_precision
+from ..metrics.reciprocal_rank import _k_rr, _k_arp
+from ..metrics.average_precision import _k_ap
+from ..metrics.dcg import _k_dcg, _k_ndcg, _k_pwa
+from ..metrics.err import _k_err
+from ..metrics.rank_correlation import _k_opa
 from .measure_def import Param, define, computed_by
 
 # %% auto #0
@@ -51,7 +57,7 @@ MEASURES.append(define('P',
     "divide by min(k, retrieved) instead of k (torchmetrics' adaptive_k)"), _NONPOSITIVE], aliases={'Precision': {}},
     ties='expected', formula=r'\frac{1}{k}\sum_{i\le k} r_i',
     names=dict(ir_measures='P, Precision', ranx='precision', torchmetrics='RetrievalPrecision', tf_ranking='PrecisionMetric',
-    rax='precision_metric'), compute=_precision))
+    rax='precision_metric'), compute=_precision, kernel=_k_precision))
 
 # %% ../../nbs/52_registry.catalog.ipynb #a2c4e6f8
 def _recall(b, k, rel, n_rel, nonpositive):
@@ -61,14 +67,14 @@ def _recall(b, k, rel, n_rel, nonpositive):
 MEASURES.append(define('R', 'recall: the share of the relevant documents found in the top k', [_REL, _LISTED, _NONPOSITIVE],
     aliases={'Recall': {}}, ties='expected',
     names=dict(ir_measures='R, Recall', ranx='recall', torchmetrics='RetrievalRecall', tf_ranking='RecallMetric', rax='recall_metric'),
-    formula=r'\frac{1}{R}\sum_{i\le k} r_i', compute=_recall))
+    formula=r'\frac{1}{R}\sum_{i\le k} r_i', compute=_recall, kernel=_k_recall))
 
 # %% ../../nbs/52_registry.catalog.ipynb #b3d5f709
 MEASURES.append(define('F',
     "F-measure of P@k and R@k, recall weighing beta² times precision (ir_measures' SetF(beta=b) is F(beta=√b))",
     [Param('beta', 1.0, float, 'recall weighs beta² times precision'), _REL], aliases={'F1': {'beta': 1.0}},
     ties='expected', names=dict(ranx='f1 (beta=1)'), formula=r'\frac{(1+\beta^2)\,P R}{\beta^2 P + R}',
-    compute=computed_by(f_measure)))
+    compute=computed_by(f_measure), kernel=_k_f))
 
 # %% ../../nbs/52_registry.catalog.ipynb #c4e6f81a
 def _rprec(b, k, rel, n_rel):
@@ -83,7 +89,7 @@ MEASURES.append(define('Rprec', 'R-precision: precision at rank R, the number of
 MEASURES.append(define('Success', '1 if a relevant document is in the top k, else 0', [_REL],
     aliases={'HitRate': {}}, ties='expected',
     names=dict(ir_measures='Success', ranx='hit_rate', torchmetrics='RetrievalHitRate', tf_ranking='HitsMetric'),
-    formula=r'[\sum_{i\le k} r_i > 0]', compute=computed_by(success)))
+    formula=r'[\sum_{i\le k} r_i > 0]', compute=computed_by(success), kernel=_k_success))
 
 # %% ../../nbs/52_registry.catalog.ipynb #192b4d6f
 def _rr(b, k, rel, by, nonpositive):
@@ -96,7 +102,7 @@ MEASURES.append(define('RR',
     'which document: the first relevant, or the first with the top grade'), _NONPOSITIVE], aliases={'MRR': {}},
     ties='expected', formula=r'1/\min\{i: r_i = 1\}',
     names=dict(ir_measures='RR, MRR', ranx='mrr', torchmetrics='RetrievalMRR', tf_ranking='MRRMetric', rax='mrr_metric'),
-    compute=_rr))
+    compute=_rr, kernel=_k_rr))
 
 # %% ../../nbs/52_registry.catalog.ipynb #2a3c5e70
 def _ap(b, k, rel, denominator, nonpositive):
@@ -109,12 +115,12 @@ MEASURES.append(define('AP',
     'n_rel (trec_eval), retrieved, or min_n_rel_k'), _NONPOSITIVE], aliases={'MAP': {}}, ties='expected',
     formula=r'\frac{1}{R}\sum_{i\le k} r_i\,P@i', weights='precision terms and R',
     names=dict(ir_measures='AP, MAP', ranx='map', torchmetrics='RetrievalMAP', tf_ranking='MeanAveragePrecisionMetric', rax='ap_metric'),
-    compute=_ap))
+    compute=_ap, kernel=_k_ap))
 
 # %% ../../nbs/52_registry.catalog.ipynb #5fb4a7fd
 MEASURES.append(define('ARP', 'average relevance position: the ranks averaged with the labels (times the weights) as weights; lower is better',
     cutoff='none', ties='expected', weights='labels', formula=r'\sum_i i\,w_i\ell_i \big/ \sum_i w_i\ell_i',
-    names=dict(tf_ranking='ARPMetric', pytorchltr='arp'), compute=computed_by(average_relevance_position, cutoff=False)))
+    names=dict(tf_ranking='ARPMetric', pytorchltr='arp'), compute=computed_by(average_relevance_position, cutoff=False), kernel=_k_arp))
 
 # %% ../../nbs/52_registry.catalog.ipynb #5d6f81a3
 _GAIN = Param('gain', 'linear', ('linear', 'exp', 'binary'), 'linear: the grade; exp: 2^grade - 1; binary: 1 for a grade above 0 (Spark)')
@@ -133,7 +139,7 @@ def _dcg(b, k, gain, gains, discount, base):
 
 MEASURES.append(define('DCG', 'discounted cumulative gain of the top k', [_GAIN, _GAINS, _DISCOUNT, _BASE],
     translate=_IR_DCG, ties='expected', weights='gains', names=dict(ranx='dcg', sklearn='dcg_score', tf_ranking='DCGMetric', rax='dcg_metric'),
-    formula=r'\sum_{i\le k} g_i / \log_2(i+1)', compute=_dcg))
+    formula=r'\sum_{i\le k} g_i / \log_2(i+1)', compute=_dcg, kernel=_k_dcg))
 
 # %% ../../nbs/52_registry.catalog.ipynb #7f81a3c5
 _IDEAL = Param('ideal', 'judged', ('judged', 'returned', 'returned_top_k'),
@@ -147,11 +153,11 @@ MEASURES.append(define('nDCG', 'DCG@k over the DCG@k of the ideal ranking',
     [_GAIN, _GAINS, _DISCOUNT, _BASE, _IDEAL], aliases={'NDCG': {}}, translate=_IR_DCG, ties='expected', weights='gains, in the ideal too',
     formula=r'\mathrm{DCG}@k / \mathrm{IDCG}@k',
     names=dict(ir_measures='nDCG, NDCG', ranx='ndcg; ndcg_burges (gain=exp)', sklearn='ndcg_score',
-    torchmetrics='RetrievalNormalizedDCG', tf_ranking='NDCGMetric', rax='ndcg_metric'), compute=_ndcg))
+    torchmetrics='RetrievalNormalizedDCG', tf_ranking='NDCGMetric', rax='ndcg_metric'), compute=_ndcg, kernel=_k_ndcg))
 
 # %% ../../nbs/52_registry.catalog.ipynb #feda000e
 MEASURES.append(define('PWA', 'position-weighted average of the top k labels, rank r weighing 1/r', ties='expected',
-    formula=r'\sum_{r\le k} \ell_r/r \big/ \sum_{r\le k} 1/r', names=dict(tf_ranking='PWAMetric'), compute=computed_by(pwa)))
+    formula=r'\sum_{r\le k} \ell_r/r \big/ \sum_{r\le k} 1/r', names=dict(tf_ranking='PWAMetric'), compute=computed_by(pwa), kernel=_k_pwa))
 
 # %% ../../nbs/52_registry.catalog.ipynb #992b4d6f
 MEASURES.append(define('ERR',
@@ -160,7 +166,7 @@ MEASURES.append(define('ERR',
     words=('query',), low=0, open_low=True)], names=dict(ir_measures='ERR (gdeval)'), ties='expected',
     formula=r'\sum_i \frac{1}{i} R_i \prod_{j<i}(1-R_j)',
     cite='Chapelle, Metzler, Zhang, Grinspan 2009, Expected reciprocal rank for graded relevance, CIKM, DOI 10.1145/1645953.1646033',
-    compute=computed_by(err)))
+    compute=computed_by(err), kernel=_k_err))
 
 # %% ../../nbs/52_registry.catalog.ipynb #cc5e7092
 def _judged(b, k, over):
@@ -303,7 +309,7 @@ MEASURES.append(define('AUROC',
 # %% ../../nbs/52_registry.catalog.ipynb #f981a3c5
 MEASURES.append(define('FallOut', "the share of the list's non-relevant documents shown in the top k", [_REL],
     names=dict(torchmetrics='RetrievalFallOut'), coverage=True, empty_case='no_nonrelevant', ties='expected',
-    compute=computed_by(fall_out)))
+    compute=computed_by(fall_out), kernel=_k_fall_out))
 
 # %% ../../nbs/52_registry.catalog.ipynb #0a92b4d7
 def _rafp(b, k, min_precision, rel, n_rel, value):
@@ -318,7 +324,7 @@ MEASURES.append(define('RecallAtFixedPrecision',
     "P@k ≥ min_precision), so the mean is that point's recall; value=k gives its k", [Param('min_precision', 0.0, float,
     'the precision floor', low=0, high=1), _REL, _LISTED, Param('value', 'recall', ('recall', 'k'),
     "recall: each query's R@k at the best point; k: the best point's k (torchmetrics' second output)")], ties='expected',
-    batch_wide=True, names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'), compute=_rafp))
+    batch_wide=True, names=dict(torchmetrics='RetrievalRecallAtFixedPrecision'), compute=_rafp, kernel=_k_recall_at_fixed_precision))
 
 # %% ../../nbs/52_registry.catalog.ipynb #e0994ca4
 def _max_recall(b, k, min_precision, rel, n_rel):
@@ -339,7 +345,7 @@ MEASURES.append(define('OPA',
     [Param('no_pairs', 0.0, float, 'the value of a list without a pair of different labels (TF-Ranking, Rax: 0)', low=0, high=1)],
     cutoff='none', ties='order-free', weights="pairs (a pair weighs its more relevant document's weight)", judged_only=False,
     formula=r'\sum_{\ell_i > \ell_j} w_i [s_i > s_j] \big/ \sum_{\ell_i > \ell_j} w_i',
-    names=dict(tf_ranking='OPAMetric', rax='opa_metric'), compute=_opa))
+    names=dict(tf_ranking='OPAMetric', rax='opa_metric'), compute=_opa, kernel=_k_opa))
 
 # %% ../../nbs/52_registry.catalog.ipynb #3dc5e70a
 _CWL = 'Azzopardi, Thomas & Moffat 2019, cwl_eval: an evaluation tool for information retrieval, SIGIR, DOI 10.1145/3331184.3331398'

@@ -115,6 +115,7 @@ class MeasureDef:
     empty_case: str = 'no_relevant' # the queries `empty=` scores: 'no_relevant' (no relevant judgement), or 'no_nonrelevant' (FallOut: no non-relevant document listed)
     weights: str = ''        # what item weights (`evaluate_batch(weights=)`) scale: '' none; else e.g. 'gains', 'precision terms'
     batch_wide: bool = False # each query's value depends on the other queries of the batch (torchmetrics' averaged curve): evaluated together
+    kernel: Callable|None = None # its batch kernel in the array API, (rank-ordered view, k, parameters) -> one value per row; None: none
 
     def param(self, name:str, # a parameter's name
              )->Param: # the declared `Param`
