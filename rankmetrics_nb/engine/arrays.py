@@ -70,13 +70,35 @@ def _rank_order(xp, key, ties:str, width:int, everyone:bool|None=None):
     if ties == 'input': return _stable_order(xp, key, ties)[:, :width], None
     o = xp.argsort(key, axis=1, stable=False)                 # one sort, then a check: where no ranked items tie, any sort serves
     k = _take(xp, key, o[:, :min(width + 1, key.shape[1])])                      # the top keys in rank order: the same in every order that sorts them
+    if k.shape[1] < 2: return o[:, :width], k[:, :width]                  # (a slice past the end is not in the standard)
     same = k[:, 1:] == k[:, :-1]
     if _known(xp.any(same)) is not False:
         tied = xp.any(same if everyone else same & (k[:, 1:] < xp.inf), axis=1)   # equal keys of ranked items (the unranked sort last, at +inf)
         if xp is np:                                          # on the host only the rows with a tie are sorted again
             if (at := np.flatnonzero(tied)).size: o[at] = _stable_order(np, key[at], ties)
-        elif _known(xp.any(tied)) is not False: o = _stable_order(xp, key, ties)
+        elif (some := _known(xp.any(tied))) is None: o = _stable_order(xp, key, ties)   # inside jax.jit: every row
+        elif some: o = _resorted(xp, key, o[:, :width], tied, ties)
     return o[:, :width], k[:, :width]
+
+def _resorted(xp, key, o, tied, ties:str):
+    "`o` (the top columns of each row) with the rows `tied` sorted again stably: those rows alone, merged back by `where` (no scatter in the standard)."
+    top = _stable_order(xp, xp.take(key, xp.nonzero(tied)[0], axis=0), ties)[:, :o.shape[1]]
+    at = xp.maximum(xp.cumulative_sum(xp.astype(tied, xp.int64)) - 1, 0)   # each row's place among the tied ones
+    return xp.where(tied[:, None], xp.take(top, at, axis=0), o)
+
+def _first_ranks(xp, key, ranked, ties:str, t):
+    """(q,) the rank of each row's first flagged ranked item (`t`: q × n) in `_rank_order`'s order, without a sort (float64; n + 1
+    where none is): one more than the ranked items before it, those of a smaller key and the tied ones that the tie policy puts
+    first (a later column for 'trec', 'double' and 'expected', an earlier one for 'stable' and 'input'); `ranked` None: every item is."""
+    q, n = key.shape
+    if n == 0: return xp.ones((q,), dtype=xp.float64)
+    if ranked is not None: t = t & ranked
+    best = xp.min(xp.where(t, key, xp.inf), axis=1, keepdims=True)          # the first flagged item's key
+    at, col, later = key == best, xp.arange(n), ties not in ('stable', 'input')
+    c = xp.max(xp.where(t & at, col, -1), axis=1, keepdims=True) if later else xp.min(xp.where(t & at, col, n), axis=1, keepdims=True)
+    before = (key < best) | (at & ((col > c) if later else (col < c)))      # its column among the flagged items of that key
+    if ranked is not None: before = before & ranked
+    return xp.where(best[:, 0] < xp.inf, xp.astype(xp.count_nonzero(before, axis=1), xp.float64) + 1, float(n + 1))
 
 def _stable_order(xp, key, ties:str):
     "The stable sort of each row's keys: tied items by column ('stable', 'input'), or by column descending."
@@ -100,6 +122,7 @@ class _Ranked:
     poison: object = None # inside `jax.jit`, where a check cannot raise: (q,) the rows it would refuse, whose values are NaN
     n_rel: object = None # (q,) R, the relevant items of each row, where the caller gives it (a single-list metric's n_rel); else counted
     n_nonrel: object = None # (q,) the non-relevant items of each row, where the caller gives it (fall_out's n_nonrel); else counted
+    first: object = None # unsorted (G, S and W None): (q × n flags) -> (q,) the rank of each row's first flagged ranked item, n + 1 where none
     counted: object = None # (q,) the rows a batch's means count, which a measure of the whole batch averages over; None: every row
 
     @functools.cached_property
@@ -109,9 +132,10 @@ class _Ranked:
 
 # %% ../../nbs/21_engine.arrays.ipynb #15a79bb1
 def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:int|None=None, groups:bool=True,
-            scores:bool=True)->_Ranked|None:
+            scores:bool=True, sort:bool=True)->_Ranked|None:
     """The block's `_Ranked` (its top `width` ranks; None: all), checked as `ranked_batch` checks a block: one sort and one
-    gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`."""
+    gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`.
+    Without `sort` (the measures read only each row's first relevant rank; ties='expected' sorts still) neither: `first` counts that rank."""
     F, n, L0, integral = xp.float64, L.shape[1], L, xp.isdtype(L.dtype, 'integral')
     L = None if integral else xp.astype(L, F)                           # integer labels: as float64 only where a measure reads them
     low = (L0 if integral else L) < 0                                   # (NaN compares False)
@@ -129,28 +153,34 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
         poison.append(_refuse(xp, valid & ~(xp.isfinite(W) & (W >= 0)), lambda r, c: f"weights must be finite numbers ≥ 0; got {float(W[r, c])} at row {r}, column {c}"))
         if zero_weights == 'mask': valid = valid & (W != 0)
     S = S if xp.isdtype(S.dtype, 'real floating') else xp.astype(S, F)
-    finite = _known(xp.all(xp.isfinite(S)))                         # one pass: then every valid item is ranked
+    # every score finite (then every valid item is ranked): one pass on numpy; elsewhere whether the sum of S·0 is (NaN where a
+    # score is NaN or ±inf), two cheap passes where `isfinite` may take four (torch's does)
+    finite = _known(xp.all(xp.isfinite(S)) if xp is np else xp.isfinite(xp.sum(S * 0.0)))
     if finite is not True:                                          # a NaN or ±inf somewhere: refused on a valid item but -inf
         poison.append(_refuse(xp, valid & ~(S < xp.inf), lambda r, c: f"scores row {r}, column {c}: {float(S[r, c])} on a valid item; a score must be a number (-inf: not ranked)"))
     ranked = xp.ones(S.shape, dtype=xp.bool) if finite and whole else valid & (S > -xp.inf)
     everyone = True if finite and whole else _known(xp.all(ranked))
-    cut = n if depth is None else min(depth, n)
-    keep = n if ties == 'expected' else min(cut, n if width is None else width)   # ties='expected' reads whole tie groups
-    o, key = _rank_order(xp, _sort_key(xp, S, ranked, ties, everyone), ties, keep, everyone)
-    inside = _take(xp, ranked, o) if key is None else key < xp.inf
-    if ties == 'expected' and cut < n and _known(xp.any(inside[:, cut] & (key[:, cut] == key[:, cut - 1]))):
-        raise EvalInputError(f"depth={depth} cuts through a tie group: with ties='expected' which items are kept would depend on "
-                             "their order; drop depth, or give the measures a cutoff k instead")
-    c = min(cut, o.shape[1])                                        # (a slice past the end is not in the standard)
-    o, inside, key = o[:, :c], inside[:, :c], None if key is None else key[:, :c]
-    G = xp.astype(_take(xp, L0, o), F) if integral else _take(xp, L, o)    # an integer label gathered as it is (fewer bytes)
-    G = G if everyone else xp.where(inside, G, xp.nan)
+    cut, key = n if depth is None else min(depth, n), _sort_key(xp, S, ranked, ties, everyone)
     n_ret = xp.full((L0.shape[0],), n, dtype=xp.int64) if everyone else xp.astype(xp.count_nonzero(ranked, axis=1), xp.int64)
-    d = _Ranked(xp, G, xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan) if scores else None, None if W is None else xp.where(inside, _take(xp, W, o), 0.0),
-                n_ret if depth is None else xp.minimum(n_ret, depth), lambda: (xp.astype(L0, F) if integral else L) if every else xp.where(valid, xp.astype(L0, F) if integral else L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+    d = _Ranked(xp, None, None, None, n_ret if depth is None else xp.minimum(n_ret, depth),
+                lambda: (xp.astype(L0, F) if integral else L) if every else xp.where(valid, xp.astype(L0, F) if integral else L, xp.nan), None if W is None else xp.where(valid, W, 0.0))
+    if sort or ties == 'expected':
+        keep = n if ties == 'expected' else min(cut, n if width is None else width)   # ties='expected' reads whole tie groups
+        o, key = _rank_order(xp, key, ties, keep, everyone)
+        inside = _take(xp, ranked, o) if key is None else key < xp.inf
+        if ties == 'expected' and cut < n and _known(xp.any(inside[:, cut] & (key[:, cut] == key[:, cut - 1]))):
+            raise EvalInputError(f"depth={depth} cuts through a tie group: with ties='expected' which items are kept would depend on "
+                                 "their order; drop depth, or give the measures a cutoff k instead")
+        c = min(cut, o.shape[1])                                    # (a slice past the end is not in the standard)
+        o, inside, key = o[:, :c], inside[:, :c], None if key is None else key[:, :c]
+        G = xp.astype(_take(xp, L0, o), F) if integral else _take(xp, L, o)    # an integer label gathered as it is (fewer bytes)
+        d.G = G if everyone else xp.where(inside, G, xp.nan)
+        if scores: d.S = xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan)
+        if W is not None: d.W = xp.where(inside, _take(xp, W, o), 0.0)
+        if ties == 'expected': d.groups = _tie_layout(d, key, inside)
+    else: d.first = functools.partial(_first_ranks, xp, key, None if everyone else ranked, ties)
     d.has = xp.ones((L0.shape[0],), dtype=xp.bool) if whole else xp.any(valid, axis=1)
     if integral: d.grades = L0 if every else xp.where(valid, L0, 0)
-    if ties == 'expected': d.groups = _tie_layout(d, key, inside)
     for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
     return None if d.groups is not None and not groups else d
 

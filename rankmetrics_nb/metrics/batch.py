@@ -87,8 +87,9 @@ def _tf_list_weights(xp, # the array namespace
 def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:list, host:bool=False)->tuple|None:
     """(values (rows × measures), rows with a valid item, items ranked per row, TF-Ranking's list weights (rows × measures) under
     list_weights='tf_ranking', else None) of a block by the batch kernels; None on the host where scores tie under ties='expected' (the engine's path)."""
+    for m in parsed: m.check_ties(s['ties'] == 'expected')                # as the join refuses them
     d = _ranked(xp, S, L, M, W, s['ties'], s['depth'], s['negative'], s['zero_weights'], _need(parsed), groups=not host,
-                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' or m.name == 'OPA' for m in parsed))
+                scores=any(dict(m.params).get('nonpositive') == 'not_retrieved' or m.name == 'OPA' for m in parsed), sort=not _first_only(parsed))
     if d is None: return None
     d.counted = _counted(xp, d.has, d.n_ret, s['queries'])             # a measure of the whole batch averages over these rows
     if any(dict(m.params)['ideal'] == 'returned_top_k' and m.k is not None for m in parsed if m.name == 'nDCG') and d.groups is not None:
@@ -100,6 +101,10 @@ def _kernel_block(xp, S, L, M, W, ids, parsed:list, keys:list, s:dict, policies:
     if d.poison is not None: V = xp.where(d.poison[:, None], xp.nan, V)
     rule = xp.stack([_tf_list_weights(xp, *_tf_rule_sums(d, m)) for m in parsed], axis=1) if s['list_weights'] == 'tf_ranking' else None
     return V, d.has, d.n_ret, rule
+
+def _first_only(parsed:list)->bool:
+    "Whether the measures read only each row's first relevant rank (RR by='first' on the grades as given), which `_ranked` counts unsorted."
+    return bool(parsed) and all(m.name == 'RR' and dict(m.params)['by'] == 'first' and dict(m.params)['nonpositive'] != 'not_retrieved' for m in parsed)
 
 def _counted(xp, has, n_ret, queries:str):
     "The rows the means count: with a valid item, and under queries='run' a ranked one."

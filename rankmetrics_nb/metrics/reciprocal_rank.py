@@ -10,7 +10,7 @@ from ..engine.checks import EvalInputError, check_rel, check_choice, check_k
 from ..engine.kit import (Batch, Mean, label_matrix, top_k, as_result, query_mean, tie_groups,
                                        cells_or_matrix, item_weights, safe_ratio, sum_in_rank_order)
 from ..engine.kit import array_library, _mean_on_host
-from ..engine.arrays import _Ranked, _ratio, _cut, _row_sums, _group_mean, _first_flag_chance, _listwise
+from ..engine.arrays import _Ranked, _f, _ratio, _cut, _row_sums, _group_mean, _first_flag_chance, _listwise
 
 # %% auto #0
 __all__ = ['reciprocal_rank', 'mean_reciprocal_rank', 'average_relevance_position']
@@ -129,6 +129,10 @@ def average_relevance_position(labels:Sequence|np.ndarray|Batch, # grades in ran
 def _k_rr(d:_Ranked, k, p:dict):
     "RR@k: one over the rank of the first relevant (by='most_relevant': of the row's top grade) item in the top k; ties='expected': its expected value."
     xp = d.xp
+    if d.G is None:                                                   # unsorted (by='first', nonpositive='retrieved'): the rank counted
+        r = d.first(d.L >= p['rel'])
+        inside = r <= _f(xp, d.n_ret)                                 # (n_ret after the depth cut)
+        return xp.where(inside if k is None else inside & (r <= k), 1 / r, 0.0)
     G = xp.where(d.S <= 0, 0.0, d.G) if p['nonpositive'] == 'not_retrieved' else d.G
     if p['by'] == 'first': t = G >= p['rel']
     else:

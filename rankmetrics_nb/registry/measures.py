@@ -127,14 +127,18 @@ class Measure:
         if not len(values): return 0.0
         if s == 'gm': return float(np.exp(np.cumsum(np.log(np.maximum(values, GM_FLOOR)))[-1] / len(values)))
         return float(query_mean(values))
+    def check_ties(self, expected:bool, # whether tied scores are averaged over their orders (ties='expected')
+                  )->None:
+        "Raise `EvalInputError` where `expected` and the measure's value over tied orders is not computed (its `ties` is 'refuse')."
+        if expected and self.definition.ties == 'refuse':
+            raise EvalInputError(f"{self} does not support ties='expected' (its expected value over tied orders is not computed "
+                                 "here); evaluate it with another tie policy, e.g. ties='double'")
     def compute(self, batch:Batch|SubtopicBatch, # the joined queries
                )->np.ndarray: # one value per query, float64
         "One value per query of `batch` (a `Batch`, or a `SubtopicBatch` for diversity measures)."
         d, params = self.definition, dict(self.params)
         self.check_evaluable()
-        if tie_groups(batch) is not None and d.ties == 'refuse':
-            raise EvalInputError(f"{self} does not support ties='expected' (its expected value over tied orders is not computed "
-                                 "here); evaluate it with another tie policy, e.g. ties='double'")
+        self.check_ties(tie_groups(batch) is not None)
         if params.pop('judged_only', False): batch = judged_only(batch)
         return np.asarray(d.compute(batch, self.k, **params), np.float64)
 

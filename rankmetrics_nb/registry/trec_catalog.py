@@ -10,7 +10,7 @@ from ..metrics.precision import precision, recall, success, r_precision
 from ..metrics.reciprocal_rank import reciprocal_rank
 from ..metrics.average_precision import average_precision
 from ..metrics.dcg import ndcg
-from ..metrics.trec.measures import (trec_view, num_nonrel_judged_ret, relative_precision, rprec_mult,
+from ..metrics.trec.measures import (_k_bpref, trec_view, num_nonrel_judged_ret, relative_precision, rprec_mult,
                                                   trec_map, set_map, yaap, bpref, inferred_ap, iprec_at_recall,
                                                   eleven_point_average, set_precision, set_recall,
                                                   set_relative_precision, set_f, utility, unjudged_share, relstring)
@@ -95,7 +95,7 @@ TREC_ONLY.append(define('Bpref',
     cutoff='none', aliases={'BPref': {}}, names=dict(ir_measures='Bpref, BPref', tf_ranking='BPrefMetric', ranx='bpref'),
     formula=r'\frac{1}{R}\sum_{r_i=1} 1 - \frac{\min(n_i, R)}{\min(N, R)}',
     cite='Buckley & Voorhees 2004, Retrieval evaluation with incomplete information, SIGIR, DOI 10.1145/1008992.1009000',
-    compute=_bpref))
+    compute=_bpref, kernel=_k_bpref))
 
 # %% ../../nbs/54_registry.trec_catalog.ipynb #e3ff1278
 TREC_ONLY.append(define('gm_bpref',

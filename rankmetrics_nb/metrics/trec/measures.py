@@ -10,6 +10,7 @@ import numpy as np
 from ...engine.checks import EvalInputError, check_choice
 from ...engine.kit import Batch, safe_ratio, sum_in_rank_order, judged_only as only_judged
 from ..average_precision import average_precision
+from ...engine.arrays import _Ranked, _f, _ratio, _n_relevant, _row_sums as _sums_by_rank
 
 # %% auto #0
 __all__ = ['TREC_EVAL_VERSIONS', 'NONPOOL', 'UNJUDGED', 'INFAP_EPSILON', 'BPREF_FORMS', 'check_version', 'TrecQueries',
@@ -372,3 +373,20 @@ def relstring(q:TrecQueries, # the queries
     chars[digit] = c[digit].astype(np.int64).astype('U1')
     chars[c > 9], chars[c == NONPOOL], chars[c == UNJUDGED] = '>', '-', '.'
     return np.ascontiguousarray(chars).view(f'U{c.shape[1]}').ravel().astype(object)   # rows joined; trailing empties drop
+
+# %% ../../../nbs/40_metrics.trec.measures.ipynb #117d598a
+def _k_bpref(d:_Ranked, k, p:dict):
+    """Bpref of every row: at each relevant ranked item (grade ≥ rel), one minus the judged non-relevant items above it (at
+    most R) over min(N, R) (form='trec') or R, summed and divided by R; without a judged non-relevant item each relevant one
+    ranked counts 1 (no_nonrel='one', trec_eval), or the row is NaN (no_nonrel='nan')."""
+    xp, rel = d.xp, p['rel']
+    if d.groups is not None:
+        raise EvalInputError("Bpref with ties='expected' on tied scores is a chance over the orders of a tie group: it is computed "
+                             "on numpy arrays only (engine path)")
+    hit, non = d.G >= rel, _f(xp, (d.G >= 0) & (d.G < rel))          # NaN padding is neither
+    above = xp.cumulative_sum(non, axis=1) - non                        # judged non-relevant items ranked above each rank
+    R, N = _n_relevant(d, p), xp.sum(_f(xp, (d.L >= 0) & (d.L < rel)), axis=1)
+    D = xp.minimum(N, R) if p['form'] == 'trec' else R
+    term = xp.where(above > 0, 1 - _ratio(xp, xp.minimum(above, R[:, None]), D[:, None]), 1.0)
+    v = _ratio(xp, _sums_by_rank(xp, xp.where(hit, term, 0.0)), R)          # (the module's own _row_sums adds cells)
+    return xp.where((N == 0) & xp.any(hit, axis=1), xp.nan, v) if p['no_nonrel'] == 'nan' else v
