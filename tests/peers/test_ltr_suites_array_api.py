@@ -2,7 +2,7 @@
 each case runs as in test_ltr_suites.py, with every matrix `evaluate_batch` receives (scores, labels, mask, item and list
 weights) given as an array_api_strict array. The result must come back in that namespace (computed there by the batch
 kernels, never copied to numpy), and its values must meet the source's own assertion. A case whose measure has no batch
-kernel (Bpref, α-DCG, P-IA) must be refused with the one namespace error; a case whose discount is a
+kernel (α-DCG, P-IA: subtopic labels) must be refused with the one namespace error; a case whose discount is a
 Python callable runs the list functions on numpy and is not counted. The counts of each kind are pinned, so a measure
 that stops running in the namespace fails here."""
 import sys
