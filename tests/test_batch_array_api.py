@@ -257,3 +257,35 @@ def test_cascade_kernels_jax(jnp, monkeypatch, seed, ties):
     if ties == 'expected': return
     f = jax.jit(lambda s, l, m: evaluate_batch(s, l, names, mask=m, ties=ties).mean_values())
     close(np.asarray(f(jnp.asarray(s), jnp.asarray(l), jnp.asarray(m))), [float(v) for v in ref.means().values()])
+
+DIVERSITY = ['alpha_DCG', 'alpha_DCG@3', 'alpha_DCG(alpha=0.2,discount=reciprocal)@4', 'alpha_DCG(normalise=ideal-ideal)',
+             'alpha_DCG(normalise=ideal-ideal)@12', 'P_IA', 'P_IA@2', 'P_IA(adaptive_k=true)@5', 'P_IA@20']
+
+def subtopic_batch(seed:int, q:int=10, n:int=8, s:int=3):
+    "Seeded scores (ties, -inf) and subtopic labels (queries × candidates × subtopics; NaN, negative, 0-2), a mask and weights."
+    rng = np.random.default_rng(seed)
+    return (rng.choice([0.1, 0.4, 0.4, 0.7, 1.0, -np.inf], (q, n)), rng.choice([0., 0., 1., 2., np.nan, -1.], (q, n, s)),
+            rng.random((q, n)) > 0.2, rng.choice([0.5, 1.0, 2.0], (q, n)))
+
+@pytest.mark.parametrize('seed', range(4))
+@pytest.mark.parametrize('ties', ['trec', 'stable', 'input'])
+def test_strict_subtopic_kernels(seed, ties):
+    "α-DCG and P-IA on subtopic labels in the namespace: the join's values on numpy, with masks, depth, item and list weights."
+    s, l, m, w = subtopic_batch(seed)
+    for kw in (dict(), dict(queries='qrels', depth=4), dict(negative='grade')):
+        kw.setdefault('negative', 'pad')
+        ours = evaluate_batch(xs.asarray(s), xs.asarray(l), DIVERSITY, mask=xs.asarray(m), ties=ties, **kw)
+        close(host(ours.values), evaluate_batch(s, l, DIVERSITY, mask=m, ties=ties, **kw).values)
+    alpha = [n for n in DIVERSITY if n.startswith('alpha')]
+    for lw in (None, 'tf_ranking'):
+        ours = evaluate_batch(xs.asarray(s), xs.asarray(l), alpha, mask=xs.asarray(m), weights=xs.asarray(w), ties=ties, negative='pad', list_weights=lw)
+        ref = evaluate_batch(s, l, alpha, mask=m, weights=w, ties=ties, negative='pad', list_weights=lw)
+        close(host(ours.values), ref.values)
+        close(host(ours.list_weights), ref.list_weights)
+
+def test_jax_subtopic_kernels_under_jit(jnp):
+    import jax
+    s, l, m, _ = subtopic_batch(7)
+    f = jax.jit(lambda a, b, c: evaluate_batch(a, b, DIVERSITY, mask=c, negative='pad').mean_values())
+    ref = evaluate_batch(s, l, DIVERSITY, mask=m, negative='pad')
+    close(host(f(jnp.asarray(s), jnp.asarray(l), jnp.asarray(m))), [float(v) for v in ref.means().values()])

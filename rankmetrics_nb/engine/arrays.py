@@ -123,6 +123,8 @@ class _Ranked:
     n_rel: object = None # (q,) R, the relevant items of each row, where the caller gives it (a single-list metric's n_rel); else counted
     n_nonrel: object = None # (q,) the non-relevant items of each row, where the caller gives it (fall_out's n_nonrel); else counted
     first: object = None # unsorted (G, S and W None): (q × n flags) -> (q,) the rank of each row's first flagged ranked item, n + 1 where none
+    J: object = None # subtopic labels: (q × width × subtopics) whether each ranked item is relevant (label ≥ 1) to each subtopic
+    n_subtopics: object = None # subtopic labels: (q,) S, the subtopics that a valid item of the row is relevant to
     counted: object = None # (q,) the rows a batch's means count, which a measure of the whole batch averages over; None: every row
 
     @functools.cached_property
@@ -135,16 +137,22 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
             scores:bool=True, sort:bool=True)->_Ranked|None:
     """The block's `_Ranked` (its top `width` ranks; None: all), checked as `ranked_batch` checks a block: one sort and one
     gather (ties='expected' with tied items: their groups too; None instead without `groups`); the scores in rank order if `scores`.
-    Without `sort` (the measures read only each row's first relevant rank; ties='expected' sorts still) neither: `first` counts that rank."""
+    Without `sort` (the measures read only each row's first relevant rank; ties='expected' sorts still) neither: `first` counts that rank.
+    Subtopic labels (q × n × subtopics) rank each item by its largest label, and give the ranked items' flags (label ≥ 1) too."""
+    flags = None
+    if L.ndim == 3:                                                   # subtopic labels: each item's flags, and its largest label
+        L3 = xp.astype(L, xp.float64)
+        if negative is None and _known(xp.any(L3 < 0)): raise EvalInputError(_NEGATIVE)
+        nan = xp.isnan(L3)
+        flags = xp.where(nan, 0.0, L3) >= 1
+        L = xp.where(xp.all(nan, axis=2), xp.nan, xp.max(xp.where(nan, 0.0, L3), axis=2))   # (a NaN beside a label counts 0)
     F, n, L0, integral = xp.float64, L.shape[1], L, xp.isdtype(L.dtype, 'integral')
     L = None if integral else xp.astype(L, F)                           # integer labels: as float64 only where a measure reads them
     low = (L0 if integral else L) < 0                                   # (NaN compares False)
     every = M is None and W is None and negative != 'pad'               # then the valid labels are the labels given
     whole = every and integral                                          # then every item is valid (an integer is never NaN)
     given = True if whole else xp.ones(L0.shape, dtype=xp.bool) if integral else ~xp.isnan(L)
-    if negative is None and _known(xp.any(low)):
-        raise EvalInputError("labels hold negative values: say what they are with negative='pad' (padding: TF-Ranking, allRank) "
-                             "or negative='grade' (grades below 0: Rax)")
+    if negative is None and _known(xp.any(low)): raise EvalInputError(_NEGATIVE)
     valid = given & ~low if negative == 'pad' else given
     if M is not None: valid = valid & xp.astype(M, xp.bool)
     poison = []
@@ -177,12 +185,23 @@ def _ranked(xp, S, L, M, W, ties:str, depth, negative, zero_weights:str, width:i
         d.G = G if everyone else xp.where(inside, G, xp.nan)
         if scores: d.S = xp.where(inside, _take(xp, xp.astype(S, F, copy=False), o), xp.nan)
         if W is not None: d.W = xp.where(inside, _take(xp, W, o), 0.0)
+        if flags is not None: d.J, d.n_subtopics = _subtopic_flags(xp, flags, o, inside, valid)
         if ties == 'expected': d.groups = _tie_layout(d, key, inside)
     else: d.first = functools.partial(_first_ranks, xp, key, None if everyone else ranked, ties)
     d.has = xp.ones((L0.shape[0],), dtype=xp.bool) if whole else xp.any(valid, axis=1)
     if integral: d.grades = L0 if every else xp.where(valid, L0, 0)
     for p in (p for p in poison if p is not None): d.poison = p if d.poison is None else d.poison | p   # inside jax.jit
     return None if d.groups is not None and not groups else d
+
+# %% ../../nbs/21_engine.arrays.ipynb #a877613e
+_NEGATIVE = ("labels hold negative values: say what they are with negative='pad' (padding: TF-Ranking, allRank) "
+             "or negative='grade' (grades below 0: Rax)")
+
+def _subtopic_flags(xp, flags, o, inside, valid)->tuple:
+    """(the ranked items' subtopic flags in rank order, q × width × subtopics; S per row, the subtopics that a valid item is
+    relevant to): one gather per subtopic."""
+    J = xp.stack([_take(xp, flags[:, :, s], o) for s in range(flags.shape[2])], axis=2)   # a loop over the few subtopics
+    return J & inside[:, :, None], xp.sum(_f(xp, xp.any(flags & valid[:, :, None], axis=1)), axis=1)
 
 # %% ../../nbs/21_engine.arrays.ipynb #4fd36a8d
 def _tie_layout(d:_Ranked, key, inside):

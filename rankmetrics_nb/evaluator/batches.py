@@ -367,8 +367,8 @@ def _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys:list, par
     V, has, n_ret, rule = _kernel_block(xp, S, L, M, W, ids, parsed, keys, s, _policies(parsed, s['empty']))
     counted = _counted(xp, has, n_ret, s['queries'])
     if lw is None: LW = xp.where(counted[:, None], xp.ones(V.shape, dtype=xp.float64), 0.0)
-    elif isinstance(lw, str):                                   # TF-Ranking's rule: DCG is divided by its list's weight
-        per = xp.asarray([m.name == 'DCG' for m in parsed])
+    elif isinstance(lw, str):                                   # TF-Ranking's rule: DCG and α-DCG are divided by their list's weight
+        per = xp.asarray([m.name in _DIVIDED for m in parsed])
         V = xp.where(per, xp.where(rule > 0, V / xp.where(rule > 0, rule, 1.0), 0.0), V)
         LW = xp.where(counted[:, None], rule, 0.0)
     else:
@@ -408,11 +408,13 @@ def _block_values(b, parsed:list, keys:list, empty, rule:bool)->tuple:
     v = apply_empty(v, parsed, b, empty, keys)
     return v, (np.stack([_rule_sums(b, m) for m in parsed], axis=1) if rule else None)
 
+_DIVIDED = ('DCG', 'alpha_DCG')          # the measures TF-Ranking divides by their list's weight (a sum, not a mean of the items)
+
 def _list_weights(lw, sums, parsed:list, values:np.ndarray, counted:np.ndarray)->tuple:
     "(each row's weight per measure, 0 where not counted; the values, DCG and α-DCG divided by TF-Ranking's list weight)."
     if isinstance(lw, str):
         W = np.column_stack([tf_ranking_list_weights(sums[:, j]) for j in range(len(parsed))])
-        per = [m.name in ('DCG', 'alpha_DCG') for m in parsed]
+        per = [m.name in _DIVIDED for m in parsed]
         values = np.where(per, np.divide(values, W, out=np.zeros_like(values), where=W > 0), values)
     else: W = np.ones(values.shape) if lw is None else np.repeat(lw[:, None], len(parsed), axis=1)
     return np.where(counted[:, None], W, 0.0), values

@@ -17,7 +17,6 @@ def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
     p = dict(m.params)
     if m.definition.kernel is None: return f"{m.name} has no batch kernel (the registry names each measure's)"
-    if subtopics: return "subtopic labels are evaluated on the host"
     if p.get('judged_only'): return "judged_only re-ranks the judged items on the host"
     return None
 

@@ -24,6 +24,7 @@ from ..metrics.average_precision import _k_ap
 from ..metrics.dcg import _k_dcg, _k_ndcg, _k_pwa
 from ..metrics.err import _k_err
 from ..metrics.rank_correlation import _k_opa
+from ..metrics.diversity import _k_alpha_dcg, _k_p_ia
 from .measure_def import Param, define, computed_by
 
 # %% auto #0
@@ -230,7 +231,7 @@ MEASURES.append(define('alpha_DCG', 'α-DCG: novelty-discounted gain, not normal
     Param('normalise', 'none', ('none', 'ideal-ideal'), "none: Clarke et al.'s α-DCG; ideal-ideal: over the ideal gain of a "
           "ranking covering every subtopic (ndeval's column)")],
     needs='subtopics', aliases={'α_DCG': {}}, weights='gains', names=dict(ir_measures='alpha_DCG, α_DCG (pyndeval)',
-    tf_ranking='AlphaDCGMetric'), compute=_alpha_dcg))
+    tf_ranking='AlphaDCGMetric'), compute=_alpha_dcg, kernel=_k_alpha_dcg))
 
 # %% ../../nbs/52_registry.catalog.ipynb #3dc5e709
 MEASURES.append(define('alpha_nDCG', "α-nDCG: novelty-discounted gain over the greedy ideal's", [_ALPHA],
@@ -260,7 +261,7 @@ MEASURES.append(define('nNRBP', "NRBP over the ideal ranking's NRBP", [_ALPHA, _
 MEASURES.append(define('P_IA',
     'intent-aware precision: relevant (document, subtopic) pairs in the top k over k·S', [Param('adaptive_k', False, bool,
     "divide by min(k, documents ranked)·S instead of k·S (TF-Ranking's PrecisionIAMetric)")], needs='subtopics',
-    names=dict(ir_measures='P_IA (pyndeval)', tf_ranking='PrecisionIAMetric'), compute=computed_by(p_ia)))
+    names=dict(ir_measures='P_IA (pyndeval)', tf_ranking='PrecisionIAMetric'), compute=computed_by(p_ia), kernel=_k_p_ia))
 
 # %% ../../nbs/52_registry.catalog.ipynb #932b4d6f
 MEASURES.append(define('MAP_IA', "intent-aware AP: each subtopic's AP, averaged over subtopics",
