@@ -48,7 +48,7 @@ def _empty_values(xp, V:list, policies:list, d:_Ranked, keys:list, ids, parsed:l
 # %% ../../nbs/38_metrics.batch.ipynb #fef515ce
 _TF_KIND = {'nDCG': 'gain', 'DCG': 'gain', 'P_IA': 'subtopic', 'alpha_DCG': 'subtopic', 'ARP': 'labels', 'OPA': 'pairs', 'PWA': 'one'}
 # registry name -> what TF-Ranking's list weight reads (the others: label ≥ 1), for the host's rule (evaluator.batches) and the kernels'
-# (subtopic labels stay on the host)
+# (for subtopic labels, 'subtopic': an item relevant to some subtopic, which the item's largest label ≥ 1 says)
 
 def _tf_rule_sums(d:_Ranked, m)->tuple:
     """(Σ w·r, Σ r, Σ w) of each row for TF-Ranking's list weight of the measure `m`, in the namespace: r is each valid item's
