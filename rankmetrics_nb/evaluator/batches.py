@@ -357,7 +357,7 @@ def _evaluate_in(xp, scores, labels, mask, weights, list_weights, keys:list, par
     _check_measures(parsed, keys, L.ndim == 3, W is not None, isinstance(lw, str))
     where = getattr(xp, '__name__', str(xp))
     for m, key in zip(parsed, keys):
-        why = _kernel_refusal(m, s, L.ndim == 3) or (None if s['ties'] in _KERNEL_TIES else f"ties={s['ties']!r} reads the run's rank column")
+        why = _kernel_refusal(m, s) or (None if s['ties'] in _KERNEL_TIES else f"ties={s['ties']!r} reads the run's rank column")
         if why: raise EvalInputError(f"{key} cannot be evaluated on {where} arrays: {why}; pass numpy arrays to evaluate it on the host")
     s['depth'], ids = check_k(depth, 'depth'), batch_ids(L.shape[0]) if qids is None else np.asarray(qids, str)
     if ids.shape != (L.shape[0],): raise EvalInputError(f"qids must give one id per list ({L.shape[0]}); got shape {ids.shape}")

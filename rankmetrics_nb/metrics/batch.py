@@ -13,7 +13,7 @@ from .dcg import _grade_gains
 __all__ = []
 
 # %% ../../nbs/38_metrics.batch.ipynb #06750fea
-def _kernel_refusal(m, s:dict, subtopics:bool)->str|None:
+def _kernel_refusal(m, s:dict)->str|None:
     "Why the batch kernels cannot compute `m` under the settings `s` (None: they can)."
     p = dict(m.params)
     if m.definition.kernel is None: return f"{m.name} has no batch kernel (the registry names each measure's)"
@@ -114,7 +114,7 @@ def _host_kernels(parsed:list, s:dict, L:np.ndarray, W)->bool:
     """Whether the batch kernels evaluate these numpy matrices: grades (2-D), no item weights, a tie policy by score or input, no
     measure of the whole batch (the join evaluates those on numpy, its means bit for bit)."""
     return (L.ndim == 2 and W is None and s['ties'] in _KERNEL_TIES and not isinstance(s['list_weights'], str)
-            and not any(_kernel_refusal(m, s, False) or m.definition.batch_wide for m in parsed))
+            and not any(_kernel_refusal(m, s) or m.definition.batch_wide for m in parsed))
 
 _KERNEL_TIES = ('trec', 'double', 'stable', 'input', 'expected')
 
