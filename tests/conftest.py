@@ -75,3 +75,13 @@ def collections(draw, docs, # the document ids to draw from
         if positive and max(g) < 0: g[0] = 0
         qrels[q] = dict(zip(judged_docs, g))
     return qrels, run
+
+
+@pytest.fixture(scope='session')
+def jnp():
+    "JAX's numpy on the CPU with float64 (the array-API tests compare to 1e-12); the test skips where JAX is not installed."
+    jax = pytest.importorskip('jax')
+    jax.config.update('jax_enable_x64', True)
+    jax.config.update('jax_platforms', 'cpu')
+    import jax.numpy as jnp
+    return jnp

@@ -138,14 +138,6 @@ def test_refused_not_copied():
     with pytest.raises(EvalInputError, match="empty='error'"): evaluate_batch(S, L, ['RR'], empty='error')
 
 # ------------------------------------------------------------------------------------------------------------- JAX (CPU)
-@pytest.fixture(scope='module')
-def jnp():
-    jax = pytest.importorskip('jax')
-    jax.config.update('jax_enable_x64', True)
-    jax.config.update('jax_platforms', 'cpu')
-    import jax.numpy as jnp
-    return jnp
-
 @pytest.mark.parametrize('seed', range(2))
 @pytest.mark.parametrize('ties', TIES)
 def test_jax_equals_numpy(jnp, seed, ties):

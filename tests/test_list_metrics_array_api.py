@@ -121,18 +121,9 @@ def test_what_has_no_kernel_refuses(call, message):
     "Never a silent copy to the host: one error that says how to copy on purpose (or where the kernel is)."
     with pytest.raises(EvalInputError, match=message): call(xs.asarray([[1., 0., 2.], [0., 1., 1.]]))
 
-def test_arrays_of_two_libraries_are_refused():
+def test_arrays_of_two_libraries_are_refused(jnp):
     with pytest.raises(EvalInputError, match='one library'):
-        import jax.numpy as jnp
         average_precision(xs.asarray([1., 0., 2.]), weights=jnp.asarray([1., 1., 1.]))
-
-@pytest.fixture(scope='module')
-def jnp():
-    jax = pytest.importorskip('jax')
-    jax.config.update('jax_enable_x64', True)
-    jax.config.update('jax_platforms', 'cpu')
-    import jax.numpy as jnp
-    return jnp
 
 @pytest.mark.parametrize('case', CASES, ids=IDS)
 def test_jax_equals_numpy_and_under_jit(jnp, case):

@@ -262,6 +262,14 @@ def _largest(xp, x, k:int):
     "Each row's `k` largest values, largest first."
     return xp.flip(xp.sort(x, axis=1), axis=1)[:, :_cut(k, x.shape[1])]
 
+def _rank_discounts(xp, n:int, discount:str, base:float|None=None):
+    """The discount weights of ranks 1 … n: 'log2', 1/log2(r + 1); 'jk', 1 up to rank `base`, then 1/log_base(r)
+    (`metrics.dcg.discount_weights`); 'reciprocal', 1/r (α-DCG's)."""
+    r = xp.arange(1, n + 1, dtype=xp.float64)
+    if discount == 'log2': return 1 / xp.log2(r + 1)
+    if discount == 'reciprocal': return 1 / r
+    return xp.log2(xp.asarray(float(base), dtype=xp.float64)) / xp.log2(xp.maximum(r, float(base)))
+
 def _ratio(xp, num, den):
     "`num / den`, 0 where `den` is 0."
     return xp.where(den != 0, num / xp.where(den != 0, den, 1.0), 0.0)

@@ -15,7 +15,7 @@ from ..registry.conventions import apply_conventions, apply_empty, convention, e
 from .memory import PerQueryValues
 from ..metrics.dcg import gain_values
 from ..metrics.rank_correlation import ordered_pairs
-from ..engine.arrays import _namespace, _known, _ratio, _xp_matrix
+from ..engine.arrays import _namespace, _known, _ratio, _xp_matrix, _NEGATIVE
 from ..metrics.batch import _kernel_block, _kernel_refusal, _host_kernels, _counted, _TF_KIND, _KERNEL_TIES
 
 
@@ -68,8 +68,7 @@ def _valid(labels:np.ndarray, mask, weights, negative, zero_weights:str)->np.nda
     given = ~np.isnan(labels).all(axis=2) if sub else ~np.isnan(labels)
     low = (np.nan_to_num(labels, nan=0) < 0)
     if low.any() and negative is None:
-        raise EvalInputError("labels hold negative values: say what they are with negative='pad' (padding: TF-Ranking, allRank) "
-                             "or negative='grade' (grades below 0: Rax)")
+        raise EvalInputError(_NEGATIVE)
     ok = given if negative != 'pad' else given & ~(low.all(axis=2) if sub else low)
     if mask is not None: ok &= mask
     if weights is not None: _check_weights(weights, ok)

@@ -11,7 +11,7 @@ from ..engine.kit import (Batch, top_k, as_result, apply_preset, same_setting, t
                                        sum_in_rank_order, nonzero_cells, cells_or_matrix, item_weights, label_matrix,
                                        safe_ratio)
 from ..engine.kit import array_library
-from ..engine.arrays import _Ranked, _known, _refuse, _ratio, _cut, _row_sums, _largest, _group_mean, _listwise
+from ..engine.arrays import _Ranked, _known, _refuse, _ratio, _cut, _row_sums, _largest, _group_mean, _rank_discounts, _listwise
 
 # %% auto #0
 __all__ = ['GAINS', 'DISCOUNTS', 'IDEALS', 'DCG_PRESETS', 'cumulative_gain', 'dcg', 'ndcg', 'pwa', 'gain_values',
@@ -470,12 +470,6 @@ def _grade_gains(xp, g, gain):
     for grade in sorted(gain): out = xp.where(g0 == grade, float(gain[grade]), out)   # a loop over the mapping's few grades
     return xp.where(xp.isnan(g), 0.0, out)
 
-def _discounts(xp, n:int, discount:str, base)->object:
-    "The discount weights of ranks 1 … n, as `metrics.dcg.discount_weights`."
-    r = xp.arange(1, n + 1, dtype=xp.float64)
-    if discount == 'log2': return 1 / xp.log2(r + 1)
-    return xp.log2(xp.asarray(float(base), dtype=xp.float64)) / xp.log2(xp.maximum(r, float(base)))
-
 def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     """DCG@k (nDCG@k with `normalise`) of every row: the gains (times the item weights; ties='expected': each group's mean) times
     the discounts; with a `rel` (the single-list functions'), grades below it gain 0."""
@@ -487,12 +481,12 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     if d.W is not None: G = G * d.W
     width = _cut(k, G.shape[1])
     top = _group_mean(d, G)[:, :width]
-    if not normalise: return _row_sums(xp, top * _discounts(xp, width, p['discount'], p['base'])[:width])
+    if not normalise: return _row_sums(xp, top * _rank_discounts(xp, width, p['discount'], p['base'])[:width])
     n = (d.L if d.grades is None else d.grades).shape[1]
     wi = _cut(k, n)
     if p['ideal'] == 'judged' and isinstance(gain, str) and d.IW is None and d.grades is not None and rel is None and (I := _counted_ideal(xp, d.grades, wi)) is not None:
         I = _grade_gains(xp, I, gain)                                # a named gain grows with the grade: the ideal grades' gains are the ideal gains
-        w = _discounts(xp, max(width, wi), p['discount'], p['base'])
+        w = _rank_discounts(xp, max(width, wi), p['discount'], p['base'])
         return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:wi]))
     if p['ideal'] == 'judged':
         I = _grade_gains(xp, d.L, gain)
@@ -501,7 +495,7 @@ def _k_dcg(d:_Ranked, k, p:dict, normalise:bool=False):
     else: I = G if p['ideal'] == 'returned' else G[:, :width]
     I = I if isinstance(gain, str) and d.IW is None else xp.where(I > 0, I, 0.0)      # a named gain is ≥ 0; the ideal keeps the positive ones
     I = _largest(xp, I, _cut(k, I.shape[1]))
-    w = _discounts(xp, max(width, I.shape[1]), p['discount'], p['base'])
+    w = _rank_discounts(xp, max(width, I.shape[1]), p['discount'], p['base'])
     return _ratio(xp, _row_sums(xp, top * w[:width]), _row_sums(xp, I * w[:I.shape[1]]))
 
 def _k_ndcg(d:_Ranked, k, p:dict):

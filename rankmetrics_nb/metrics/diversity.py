@@ -9,7 +9,7 @@ from itertools import chain, permutations
 import numpy as np
 from ..engine.checks import EvalInputError, check_k, check_number, check_choice
 from ..engine.kit import SubtopicBatch, as_result, safe_ratio, item_weights
-from ..engine.arrays import _Ranked, _f, _ratio, _cut, _row_sums
+from ..engine.arrays import _Ranked, _f, _ratio, _cut, _row_sums, _rank_discounts
 
 # %% auto #0
 __all__ = ['SEARCHES', 'NORMALISE', 'check_alpha', 'check_beta', 'subtopic_matrix', 'alpha_gains', 'alpha_dcg', 'alpha_ndcg',
@@ -355,11 +355,6 @@ def strec(subtopics:np.ndarray|list|SubtopicBatch, # as for `map_ia`
     return as_result(safe_ratio(_within(J, _cutoffs(k, n)).any(axis=1).sum(axis=1), _n_subtopics(I)), single)
 
 # %% ../../nbs/35_metrics.diversity.ipynb #a2f23127
-def _xp_rank_discount(xp, n:int, discount:str):
-    "The weights of ranks 1 … n: 'log2', 1/log2(r + 1), or 'reciprocal', 1/r."
-    r = xp.arange(1, n + 1, dtype=xp.float64)
-    return 1 / xp.log2(r + 1) if discount == 'log2' else 1 / r
-
 def _k_alpha_dcg(d:_Ranked, k, p:dict):
     """α-DCG@k of every row: the novelty-discounted gains Σ_s J(r, s)(1 − α)^{c_s(r)} (times the item weights) with the
     discount; normalise='ideal-ideal' divides by S·Σ_{r ≤ k} (1 − α)^{r−1}·discount(r), k the cutoff or the row's items."""
@@ -369,7 +364,7 @@ def _k_alpha_dcg(d:_Ranked, k, p:dict):
     g = g if d.W is None else g * d.W
     width = _cut(k, g.shape[1])
     K = g.shape[1] if k is None else k
-    disc = _xp_rank_discount(xp, max(width, K), p['discount'])
+    disc = _rank_discounts(xp, max(width, K), p['discount'])
     v = _row_sums(xp, g[:, :width] * disc[:width])
     if p['normalise'] == 'none': return v
     ideal = xp.concat([xp.zeros((1,), dtype=xp.float64), xp.cumulative_sum(xp.pow(xp.asarray(a, dtype=xp.float64), xp.arange(K, dtype=xp.float64)) * disc[:K])])
